@@ -1,0 +1,85 @@
+// The composition root: builds pools, ports, workers and the control plane in
+// order on an initialised EAL, and tears them down in reverse. Main lcore.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "config.hpp"
+#include "control.hpp"
+#include "error.hpp"
+#include "plan.hpp"
+#include "pool.hpp"
+#include "port.hpp"
+#include "stats_records.hpp"
+#include "worker.hpp"
+
+namespace pmdfwd {
+
+struct ShutdownReport {
+    std::vector<Record> workers;  // final per-worker stats
+    Record totals;
+    uint64_t drained = 0;         // mbufs left in rx queues, freed at stop
+    std::vector<PoolAudit> audits;
+    bool pools_full() const {
+        for (const auto& a : audits)
+            if (a.missing() != 0) return false;
+        return true;
+    }
+};
+
+class Appliance final : public ControlTarget {
+public:
+    // Pools, ports and workers from a validated plan. pool_prefix keeps
+    // mempool names unique when a test starts several appliances.
+    static Result<std::unique_ptr<Appliance>> start(const Config& cfg, const Plan& plan,
+                                                    const std::string& pool_prefix = "pmdfwd");
+    ~Appliance() override;
+
+    // Stop workers after their current burst, drain and stop ports, log final
+    // stats, close ports, audit pools. Idempotent.
+    ShutdownReport shutdown();
+
+    bool stop_requested() const { return stop_requested_.load(); }
+    WorkerSnapshot worker_snapshot(size_t i) const;  // since last clear
+    const Port& port_at(size_t i) const { return *ports_[i]; }
+
+    // ControlTarget (telemetry thread).
+    Record info() const override;
+    std::vector<std::string> plan_lines() const override;
+    size_t worker_count() const override { return workers_.size(); }
+    Record worker(size_t i) const override;
+    size_t port_count() const override { return ports_.size(); }
+    Record port(size_t i) const override;
+    size_t pool_count() const override { return pools_.size(); }
+    Record pool(size_t i) const override;
+    Record totals() const override;
+    void clear_stats() override;
+    void request_stop() override { stop_requested_.store(true); }
+
+private:
+    Appliance(const Config& cfg, const Plan& plan) : cfg_(cfg), plan_(plan) {}
+    Status build(const std::string& pool_prefix);
+    WorkerIdentity identity(size_t i) const;
+
+    Config cfg_;
+    Plan plan_;
+    std::vector<std::unique_ptr<Pool>> pools_;  // worker pools first, then spare pools
+    std::vector<std::unique_ptr<Port>> ports_;
+    std::vector<std::unique_ptr<WorkerContext>> workers_;
+    std::vector<bool> launched_;
+    bool shut_down_ = false;
+
+    alignas(64) std::atomic<bool> stop_workers_{false};
+    alignas(64) std::atomic<bool> stop_requested_{false};
+
+    mutable std::mutex baseline_mutex_;  // control plane only
+    std::vector<WorkerSnapshot> worker_baseline_;
+    std::vector<PortStats> port_baseline_;
+    std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace pmdfwd

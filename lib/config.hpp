@@ -1,0 +1,94 @@
+// The appliance configuration as plain structs with in-class defaults.
+// Filled by config_loader (TOML), checked by plan; no DPDK headers here.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "mac_addr.hpp"
+
+namespace pmdfwd {
+
+// Where a key sits in the config file, so cross-field errors can point at it.
+struct SourceLoc {
+    uint32_t line = 0;
+    uint32_t column = 0;
+};
+
+struct EalConfig {
+    std::string lcores = "0-2";  // EAL --lcores syntax; first lcore is the main (control) lcore
+    uint32_t memory_mb = 512;
+    bool hugepages = false;
+    std::string file_prefix = "pmdfwd";
+    std::vector<std::string> extra_args;
+    SourceLoc lcores_loc;
+};
+
+struct PortConfig {
+    std::string name;
+    std::string devargs;
+    uint16_t rx_queues = 1;
+    uint16_t rx_desc = 1024;
+    uint16_t tx_desc = 1024;
+    uint16_t mtu = 1500;
+    bool promiscuous = true;
+    SourceLoc loc;  // the [[port]] table header
+};
+
+enum class ForwardMode { patch, l2 };
+
+struct ForwardPair {
+    std::string from;
+    std::string to;
+    SourceLoc loc;
+};
+
+struct ForwardConfig {
+    ForwardMode mode = ForwardMode::patch;
+    uint16_t burst = 32;
+    uint16_t tx_retries = 2;  // extra tx_burst calls for a partly sent burst before dropping
+    std::vector<ForwardPair> pairs;
+    std::map<std::string, MacAddr> next_hop_mac;  // output port name -> next hop (l2 mode)
+    SourceLoc mode_loc;
+    SourceLoc next_hop_loc;
+};
+
+struct PoolConfig {
+    uint32_t mbufs = 8192;  // per pool (one pool per worker)
+    uint32_t cache = 256;
+    uint16_t data_room = 2176;  // includes RTE_PKTMBUF_HEADROOM
+    SourceLoc loc;              // the [pool] table, for sizing errors
+};
+
+struct ControlConfig {
+    bool telemetry = true;
+    uint32_t stats_log_interval_s = 0;  // 0: no periodic stats line in the log
+};
+
+struct LogConfig {
+    std::string level = "info";
+    std::string file;  // empty: console only
+};
+
+struct Config {
+    std::string source_name;  // file the config came from, for messages
+    EalConfig eal;
+    std::vector<PortConfig> ports;
+    ForwardConfig forward;
+    PoolConfig pool;
+    ControlConfig control;
+    LogConfig log;
+
+    const PortConfig* find_port(const std::string& name) const {
+        for (const auto& p : ports)
+            if (p.name == name) return &p;
+        return nullptr;
+    }
+};
+
+const char* to_string(ForwardMode mode);
+
+}  // namespace pmdfwd

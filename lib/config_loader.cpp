@@ -1,0 +1,300 @@
+// TOML -> Config. The only file that includes toml++ (header-only build, so the
+// fuzzer instruments the parser too). Runs on the main thread before EAL.
+#include "config_loader.hpp"
+
+#include <cctype>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#define TOML_HEADER_ONLY 1
+#define TOML_EXCEPTIONS 1
+#define TOML_ENABLE_FORMATTERS 0
+#include <toml++/toml.h>
+
+#include "text_guard.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+struct ConfigThrow {
+    ConfigError error;
+};
+
+// Reads one TOML table, remembering which keys were taken; whatever is left
+// at finish() is an unknown key (FastClick Args::complete()).
+class TableReader {
+public:
+    TableReader(const toml::table& table, std::string path, const std::string& file)
+        : table_(table), path_(std::move(path)), file_(file) {}
+
+    template <class Int>
+    void integer(const char* key, Int& out, int64_t lo, int64_t hi) {
+        const toml::node* n = take(key);
+        if (!n) return;
+        const auto* v = n->as_integer();
+        if (!v) fail(*n, key, "expected an integer, got " + type_name(*n));
+        const int64_t x = v->get();
+        if (x < lo || x > hi)
+            fail(*n, key,
+                 "value " + std::to_string(x) + " is out of range [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "]");
+        out = static_cast<Int>(x);
+    }
+
+    void boolean(const char* key, bool& out) {
+        const toml::node* n = take(key);
+        if (!n) return;
+        const auto* v = n->as_boolean();
+        if (!v) fail(*n, key, "expected true or false, got " + type_name(*n));
+        out = v->get();
+    }
+
+    // Returns the node for further checks; nullptr when absent.
+    const toml::node* string(const char* key, std::string& out, size_t max_len = 255) {
+        const toml::node* n = take(key);
+        if (!n) return nullptr;
+        const auto* v = n->as_string();
+        if (!v) fail(*n, key, "expected a string, got " + type_name(*n));
+        if (v->get().size() > max_len)
+            fail(*n, key, "string is longer than " + std::to_string(max_len) + " bytes");
+        out = v->get();
+        return n;
+    }
+
+    const toml::node* take(const char* key) {
+        const toml::node* n = table_.get(key);
+        if (n) taken_.insert(key);
+        return n;
+    }
+
+    void finish() const {
+        for (auto&& [k, v] : table_) {
+            if (taken_.count(std::string(k.str()))) continue;
+            const auto& src = k.source().begin ? k.source() : v.source();
+            throw ConfigThrow{{file_, src.begin.line, src.begin.column, dotted(k.str()),
+                               "unknown key"}};
+        }
+    }
+
+    [[noreturn]] void fail(const toml::node& n, std::string_view key, std::string message) const {
+        throw ConfigThrow{
+            {file_, n.source().begin.line, n.source().begin.column, dotted(key), message}};
+    }
+
+    std::string dotted(std::string_view key) const {
+        return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+    }
+    const std::string& file() const { return file_; }
+
+    static std::string type_name(const toml::node& n) {
+        switch (n.type()) {
+            case toml::node_type::table: return "a table";
+            case toml::node_type::array: return "an array";
+            case toml::node_type::string: return "a string";
+            case toml::node_type::integer: return "an integer";
+            case toml::node_type::floating_point: return "a float";
+            case toml::node_type::boolean: return "a boolean";
+            case toml::node_type::date: return "a date";
+            case toml::node_type::time: return "a time";
+            case toml::node_type::date_time: return "a date-time";
+            default: return "nothing";
+        }
+    }
+
+private:
+    const toml::table& table_;
+    std::string path_;
+    const std::string& file_;
+    std::set<std::string, std::less<>> taken_;
+};
+
+SourceLoc loc_of(const toml::node& n) { return {n.source().begin.line, n.source().begin.column}; }
+
+bool is_identifier(std::string_view s) {
+    if (s.empty() || s.size() > 32) return false;
+    for (const char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
+    return true;
+}
+
+const toml::table& require_table(TableReader& parent, const toml::node& n, const char* key) {
+    const auto* t = n.as_table();
+    if (!t) parent.fail(n, key, "expected a table, got " + TableReader::type_name(n));
+    return *t;
+}
+
+void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
+    TableReader r(require_table(root, node, "eal"), "eal", root.file());
+    if (const auto* n = r.string("lcores", eal.lcores, 128)) eal.lcores_loc = loc_of(*n);
+    r.integer("memory_mb", eal.memory_mb, 64, 1 << 20);
+    r.boolean("hugepages", eal.hugepages);
+    if (const auto* n = r.string("file_prefix", eal.file_prefix, 64)) {
+        if (!is_identifier(eal.file_prefix))
+            r.fail(*n, "file_prefix", "must be 1-32 characters of letters, digits, '_' or '-'");
+    }
+    if (const auto* n = r.take("extra_args")) {
+        const auto* arr = n->as_array();
+        if (!arr) r.fail(*n, "extra_args", "expected an array of strings");
+        for (const auto& e : *arr) {
+            const auto* s = e.as_string();
+            if (!s) r.fail(e, "extra_args", "expected an array of strings, found " +
+                                                 TableReader::type_name(e));
+            eal.extra_args.push_back(s->get());
+        }
+    }
+    r.finish();
+}
+
+void read_port(TableReader& root, const toml::node& node, size_t index, PortConfig& port) {
+    const std::string path = "port[" + std::to_string(index) + "]";
+    const auto* t = node.as_table();
+    if (!t) root.fail(node, path, "expected a table, got " + TableReader::type_name(node));
+    TableReader r(*t, path, root.file());
+    port.loc = loc_of(node);
+    const auto* name = r.string("name", port.name, 32);
+    if (!name) root.fail(node, path + ".name", "every [[port]] needs a name");
+    if (!is_identifier(port.name))
+        r.fail(*name, "name", "must be 1-32 characters of letters, digits, '_' or '-'");
+    const auto* devargs = r.string("devargs", port.devargs, 255);
+    if (!devargs) root.fail(node, path + ".devargs", "every [[port]] needs devargs");
+    if (port.devargs.empty() || port.devargs.find(' ') != std::string::npos)
+        r.fail(*devargs, "devargs", "must be a non-empty device string without spaces");
+    r.integer("rx_queues", port.rx_queues, 0, 64);
+    r.integer("rx_desc", port.rx_desc, 32, 32768);
+    r.integer("tx_desc", port.tx_desc, 32, 32768);
+    r.integer("mtu", port.mtu, 68, 9600);
+    r.boolean("promiscuous", port.promiscuous);
+    r.finish();
+}
+
+void read_forward(TableReader& root, const toml::node& node, ForwardConfig& fwd) {
+    TableReader r(require_table(root, node, "forward"), "forward", root.file());
+    std::string mode;
+    if (const auto* n = r.string("mode", mode, 16)) {
+        fwd.mode_loc = loc_of(*n);
+        if (mode == "patch")
+            fwd.mode = ForwardMode::patch;
+        else if (mode == "l2")
+            fwd.mode = ForwardMode::l2;
+        else
+            r.fail(*n, "mode", "unknown mode '" + mode + "' (expected \"patch\" or \"l2\")");
+    }
+    r.integer("burst", fwd.burst, 1, 512);
+    r.integer("tx_retries", fwd.tx_retries, 0, 64);
+    if (const auto* n = r.take("pairs")) {
+        const auto* arr = n->as_array();
+        if (!arr) r.fail(*n, "pairs", "expected an array of [\"from\", \"to\"] port name pairs");
+        for (const auto& e : *arr) {
+            const auto* pair = e.as_array();
+            if (!pair || pair->size() != 2 || !(*pair)[0].as_string() || !(*pair)[1].as_string())
+                r.fail(e, "pairs", "each pair must be [\"from\", \"to\"] with two port names");
+            fwd.pairs.push_back({(*pair)[0].as_string()->get(), (*pair)[1].as_string()->get(),
+                                 loc_of(e)});
+        }
+    }
+    if (const auto* n = r.take("next_hop_mac")) {
+        fwd.next_hop_loc = loc_of(*n);
+        const auto* t = n->as_table();
+        if (!t) r.fail(*n, "next_hop_mac", "expected a table of port name = \"MAC\"");
+        for (auto&& [k, v] : *t) {
+            const auto* s = v.as_string();
+            const std::string key = "next_hop_mac." + std::string(k.str());
+            if (!s) r.fail(v, key, "expected a MAC address string like \"02:00:00:00:00:01\"");
+            const auto mac = MacAddr::parse(s->get());
+            if (!mac)
+                r.fail(v, key,
+                       "'" + s->get() + "' is not a MAC address (expected aa:bb:cc:dd:ee:ff)");
+            fwd.next_hop_mac[std::string(k.str())] = *mac;
+        }
+    }
+    r.finish();
+}
+
+void read_pool(TableReader& root, const toml::node& node, PoolConfig& pool) {
+    TableReader r(require_table(root, node, "pool"), "pool", root.file());
+    pool.loc = loc_of(node);
+    r.integer("mbufs", pool.mbufs, 512, 16 << 20);
+    r.integer("cache", pool.cache, 0, 512);
+    r.integer("data_room", pool.data_room, 256, 65535);
+    if (pool.cache * 3 > pool.mbufs * 2)
+        root.fail(*r.take("cache"), "pool.cache", "cache must be at most 2/3 of pool.mbufs");
+    r.finish();
+}
+
+void read_control(TableReader& root, const toml::node& node, ControlConfig& control) {
+    TableReader r(require_table(root, node, "control"), "control", root.file());
+    r.boolean("telemetry", control.telemetry);
+    r.integer("stats_log_interval_s", control.stats_log_interval_s, 0, 86400);
+    r.finish();
+}
+
+void read_log(TableReader& root, const toml::node& node, LogConfig& log) {
+    TableReader r(require_table(root, node, "log"), "log", root.file());
+    if (const auto* n = r.string("level", log.level, 16)) {
+        static const std::set<std::string> kLevels = {"trace", "debug", "info",    "warn",
+                                                      "error", "critical", "off"};
+        if (!kLevels.count(log.level))
+            r.fail(*n, "level",
+                   "unknown level '" + log.level +
+                       "' (expected trace, debug, info, warn, error, critical or off)");
+    }
+    r.string("file", log.file, 4096);
+    r.finish();
+}
+
+Config read_root(const toml::table& doc, const std::string& file) {
+    Config cfg;
+    cfg.source_name = file;
+    TableReader root(doc, "", file);
+    if (const auto* n = root.take("eal")) read_eal(root, *n, cfg.eal);
+    if (const auto* n = root.take("port")) {
+        const auto* arr = n->as_array();
+        if (!arr) root.fail(*n, "port", "ports are declared as [[port]] tables");
+        for (size_t i = 0; i < arr->size(); ++i) {
+            cfg.ports.emplace_back();
+            read_port(root, (*arr)[i], i, cfg.ports.back());
+        }
+    }
+    if (const auto* n = root.take("forward")) read_forward(root, *n, cfg.forward);
+    if (const auto* n = root.take("pool")) read_pool(root, *n, cfg.pool);
+    if (const auto* n = root.take("control")) read_control(root, *n, cfg.control);
+    if (const auto* n = root.take("log")) read_log(root, *n, cfg.log);
+    root.finish();
+    return cfg;
+}
+
+}  // namespace
+
+const char* to_string(ForwardMode mode) { return mode == ForwardMode::l2 ? "l2" : "patch"; }
+
+ConfigResult parse_config(std::string_view text, std::string_view file) {
+    const std::string file_name(file);
+    if (auto bad = screen_config_text(text, file)) return *bad;
+    try {
+        const toml::table doc = toml::parse(text, file);
+        return read_root(doc, file_name);
+    } catch (const toml::parse_error& e) {
+        const auto line = e.source().begin.line;
+        return ConfigError{file_name, line, e.source().begin.column, key_at_line(text, line),
+                           std::string(e.description())};
+    } catch (const ConfigThrow& e) {
+        return e.error;
+    } catch (const std::exception& e) {
+        return ConfigError{file_name, 0, 0, "(document)", std::string("cannot parse: ") + e.what()};
+    }
+}
+
+ConfigResult load_config_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return ConfigError{path, 0, 0, "(document)", "cannot open file"};
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad()) return ConfigError{path, 0, 0, "(document)", "cannot read file"};
+    return parse_config(buf.str(), path);
+}
+
+}  // namespace pmdfwd

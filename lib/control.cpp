@@ -1,0 +1,177 @@
+// Telemetry command handlers (see control.hpp). Telemetry thread.
+#include "control.hpp"
+
+#include <rte_telemetry.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <mutex>
+
+namespace pmdfwd {
+
+namespace {
+
+std::mutex g_mutex;
+ControlTarget* g_target = nullptr;
+
+void put_record(rte_tel_data* d, const Record& r) {
+    rte_tel_data_start_dict(d);
+    for (const auto& [name, value] : r.fields) {
+        if (const auto* u = std::get_if<uint64_t>(&value)) {
+            rte_tel_data_add_dict_u64(d, name.c_str(), *u);
+        } else {
+            const std::string& s = std::get<std::string>(value);
+            rte_tel_data_add_dict_string(d, name.c_str(),
+                                         s.substr(0, RTE_TEL_MAX_STRING_LEN - 1).c_str());
+        }
+    }
+}
+
+void put_ids(rte_tel_data* d, size_t count) {
+    rte_tel_data_start_array(d, RTE_TEL_U64_VAL);
+    for (size_t i = 0; i < count; ++i) rte_tel_data_add_array_u64(d, i);
+}
+
+// Parses a decimal index param; false on anything else.
+bool parse_index(const char* params, size_t limit, size_t& out) {
+    if (!params || !*params) return false;
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long v = std::strtoul(params, &end, 10);
+    if (errno || *end != '\0' || params[0] == '-' || params[0] == '+' || v >= limit) return false;
+    out = v;
+    return true;
+}
+
+template <class Fn>
+int with_target(rte_tel_data* d, Fn&& fn) {
+    std::lock_guard lock(g_mutex);
+    if (!g_target) {
+        rte_tel_data_start_dict(d);
+        rte_tel_data_add_dict_string(d, "error", "pmdfwd is shutting down");
+        return 0;
+    }
+    return fn(*g_target);
+}
+
+int cmd_info(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) { put_record(d, t.info()); return 0; });
+}
+
+int cmd_plan(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) {
+        rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+        for (const auto& line : t.plan_lines())
+            rte_tel_data_add_array_string(d, line.substr(0, RTE_TEL_MAX_STRING_LEN - 1).c_str());
+        return 0;
+    });
+}
+
+int cmd_workers(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) { put_ids(d, t.worker_count()); return 0; });
+}
+
+int cmd_worker(const char*, const char* params, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) {
+        size_t i;
+        if (!parse_index(params, t.worker_count(), i)) return -EINVAL;
+        put_record(d, t.worker(i));
+        return 0;
+    });
+}
+
+int cmd_ports(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) { put_ids(d, t.port_count()); return 0; });
+}
+
+int cmd_port(const char*, const char* params, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) {
+        size_t i;
+        if (!parse_index(params, t.port_count(), i)) return -EINVAL;
+        put_record(d, t.port(i));
+        return 0;
+    });
+}
+
+int cmd_pools(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) { put_ids(d, t.pool_count()); return 0; });
+}
+
+int cmd_pool(const char*, const char* params, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) {
+        size_t i;
+        if (!parse_index(params, t.pool_count(), i)) return -EINVAL;
+        put_record(d, t.pool(i));
+        return 0;
+    });
+}
+
+int cmd_stats(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) { put_record(d, t.totals()); return 0; });
+}
+
+int cmd_clear(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) {
+        t.clear_stats();
+        rte_tel_data_start_dict(d);
+        rte_tel_data_add_dict_string(d, "result", "stats cleared");
+        return 0;
+    });
+}
+
+int cmd_shutdown(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) {
+        t.request_stop();
+        rte_tel_data_start_dict(d);
+        rte_tel_data_add_dict_string(d, "result", "shutdown requested");
+        return 0;
+    });
+}
+
+struct Handler {
+    ControlCommand cmd;
+    telemetry_cb fn;
+};
+
+const Handler kHandlers[] = {
+    {{"/pmdfwd/info", "Version, mode, burst, counts of workers/ports/pools, uptime."}, cmd_info},
+    {{"/pmdfwd/plan", "The resolved plan: ports, queues, which lcore polls which queue."}, cmd_plan},
+    {{"/pmdfwd/workers", "List of worker ids."}, cmd_workers},
+    {{"/pmdfwd/worker", "Stats of one worker since the last clear. Parameters: int worker_id"},
+     cmd_worker},
+    {{"/pmdfwd/ports", "List of pmdfwd port indexes."}, cmd_ports},
+    {{"/pmdfwd/port", "Config, link and ethdev stats of one port. Parameters: int port_index"},
+     cmd_port},
+    {{"/pmdfwd/pools", "List of pool indexes."}, cmd_pools},
+    {{"/pmdfwd/pool", "Size, cache, available and in-use mbufs of one pool. Parameters: int"},
+     cmd_pool},
+    {{"/pmdfwd/stats", "Totals over all workers since the last clear."}, cmd_stats},
+    {{"/pmdfwd/clear", "Clear worker and port stats (a baseline; counters keep running)."},
+     cmd_clear},
+    {{"/pmdfwd/shutdown", "Graceful stop: workers finish their burst, ports stop, pools audited."},
+     cmd_shutdown},
+};
+
+}  // namespace
+
+const std::vector<ControlCommand> kControlCommands = [] {
+    std::vector<ControlCommand> v;
+    for (const auto& h : kHandlers) v.push_back(h.cmd);
+    return v;
+}();
+
+void control_attach(ControlTarget* target) {
+    static std::once_flag registered;
+    std::call_once(registered, [] {
+        for (const auto& h : kHandlers) rte_telemetry_register_cmd(h.cmd.path, h.fn, h.cmd.help);
+    });
+    std::lock_guard lock(g_mutex);
+    g_target = target;
+}
+
+void control_detach() {
+    std::lock_guard lock(g_mutex);
+    g_target = nullptr;
+}
+
+}  // namespace pmdfwd

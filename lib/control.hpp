@@ -1,0 +1,44 @@
+// The control plane: /pmdfwd/... commands registered with DPDK telemetry, so
+// dpdk-telemetry.py and pmdctl both talk to the stock telemetry socket.
+// Callbacks run on the telemetry thread and reach the appliance through
+// ControlTarget under one mutex; detach() makes them answer "not running".
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "record.hpp"
+
+namespace pmdfwd {
+
+class ControlTarget {
+public:
+    virtual ~ControlTarget() = default;
+    virtual Record info() const = 0;
+    virtual std::vector<std::string> plan_lines() const = 0;
+    virtual size_t worker_count() const = 0;
+    virtual Record worker(size_t i) const = 0;
+    virtual size_t port_count() const = 0;
+    virtual Record port(size_t i) const = 0;
+    virtual size_t pool_count() const = 0;
+    virtual Record pool(size_t i) const = 0;
+    virtual Record totals() const = 0;
+    virtual void clear_stats() = 0;
+    virtual void request_stop() = 0;
+};
+
+struct ControlCommand {
+    const char* path;
+    const char* help;
+};
+
+// Every command pmdfwd registers, for docs and tests.
+extern const std::vector<ControlCommand> kControlCommands;
+
+// Registers the commands once per process (telemetry has no unregister) and
+// points them at target. Call after rte_eal_init.
+void control_attach(ControlTarget* target);
+void control_detach();
+
+}  // namespace pmdfwd

@@ -1,0 +1,28 @@
+// The 12 bytes l2 mode writes at the start of every frame: next-hop MAC as
+// destination, output port MAC as source (the DPDK l2fwd rewrite). Pure bytes.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+#include "mac_addr.hpp"
+
+namespace pmdfwd {
+
+constexpr uint16_t kEtherHeaderLen = 14;
+
+struct L2Header {
+    std::array<uint8_t, 12> dst_src{};
+
+    static L2Header make(const MacAddr& dst, const MacAddr& src) {
+        L2Header h;
+        std::memcpy(h.dst_src.data(), dst.bytes.data(), 6);
+        std::memcpy(h.dst_src.data() + 6, src.bytes.data(), 6);
+        return h;
+    }
+    // frame must hold at least kEtherHeaderLen bytes.
+    void apply(uint8_t* frame) const { std::memcpy(frame, dst_src.data(), dst_src.size()); }
+};
+
+}  // namespace pmdfwd

@@ -1,0 +1,21 @@
+// Parses the EAL --lcores syntax ("0-2", "0,2,4", "0@0,(1-2)@1") into the
+// ordered list of lcore ids it defines. No DPDK: checked before EAL starts.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pmdfwd {
+
+struct LcoreListResult {
+    std::vector<unsigned> lcores;  // in the order given; the first is the main lcore
+    std::string error;             // empty when the text parsed
+};
+
+constexpr unsigned kMaxLcoreId = 127;  // RTE_MAX_LCORE in Debian's DPDK 22.11 build
+
+LcoreListResult parse_lcore_list(std::string_view text);
+
+}  // namespace pmdfwd

@@ -1,0 +1,34 @@
+// Pool creation and the exact shutdown audit (see pool.hpp). Main lcore only.
+#include "pool.hpp"
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+namespace pmdfwd {
+
+Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbufs,
+                                           uint32_t cache, uint16_t data_room, int socket) {
+    rte_mempool* mp = rte_pktmbuf_pool_create(name.c_str(), mbufs, cache, 0, data_room, socket);
+    if (!mp)
+        return make_error("pool '" + name + "': rte_pktmbuf_pool_create(" + std::to_string(mbufs) +
+                              " mbufs) failed: " + rte_strerror(rte_errno) +
+                              " (raise eal.memory_mb or lower pool.mbufs)",
+                          -rte_errno);
+    return std::unique_ptr<Pool>(new Pool(mp, name));
+}
+
+Pool::~Pool() { rte_mempool_free(mp_); }
+
+int64_t unclamped_object_count(const rte_mempool* mp) {
+    int64_t count = rte_mempool_ops_get_count(mp);
+    if (mp->cache_size != 0)
+        for (unsigned lcore = 0; lcore < RTE_MAX_LCORE; ++lcore)
+            count += mp->local_cache[lcore].len;
+    return count;
+}
+
+PoolAudit Pool::audit() const { return {name_, mp_->size, unclamped_object_count(mp_)}; }
+
+}  // namespace pmdfwd

@@ -1,0 +1,44 @@
+// An mbuf pool owned by one worker, and the exact audit used at shutdown.
+// Created and destroyed on the main lcore.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "error.hpp"
+
+struct rte_mempool;
+
+namespace pmdfwd {
+
+struct PoolAudit {
+    std::string name;
+    uint64_t size = 0;
+    int64_t present = 0;  // unclamped: ring/stack count plus every lcore cache
+    int64_t missing() const { return int64_t(size) - present; }  // < 0 means a double free
+};
+
+class Pool {
+public:
+    static Result<std::unique_ptr<Pool>> create(const std::string& name, uint32_t mbufs,
+                                                uint32_t cache, uint16_t data_room, int socket);
+    ~Pool();
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
+
+    rte_mempool* mempool() const { return mp_; }
+    const std::string& name() const { return name_; }
+    PoolAudit audit() const;
+
+private:
+    Pool(rte_mempool* mp, std::string name) : mp_(mp), name_(std::move(name)) {}
+    rte_mempool* mp_;
+    std::string name_;
+};
+
+// rte_mempool_avail_count() clamps at the pool size and would hide a double
+// free; this does not.
+int64_t unclamped_object_count(const rte_mempool* mp);
+
+}  // namespace pmdfwd

@@ -1,0 +1,144 @@
+// Port set-up and teardown (see port.hpp). Main lcore only.
+#include "port.hpp"
+
+#include <rte_ethdev.h>
+
+#include "../drivers-glue/pmd_quirks.hpp"
+#include "eal_args.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+std::string dpdk_error(const std::string& what, int rc) {
+    return what + " failed: " + std::to_string(rc) + " (" + rte_strerror(-rc) + ")";
+}
+
+}  // namespace
+
+PortStats PortStats::minus(const PortStats& b) const {
+    return {ipackets - b.ipackets, opackets - b.opackets, ibytes - b.ibytes,
+            obytes - b.obytes,     imissed - b.imissed,   ierrors - b.ierrors,
+            oerrors - b.oerrors,   rx_nombuf - b.rx_nombuf};
+}
+
+Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
+    const PortConfig& cfg = *setup.config;
+    const std::string who = "port '" + cfg.name + "'";
+    std::unique_ptr<Port> port(new Port);
+    port->name_ = cfg.name;
+
+    const std::string dev_name = devargs_name(cfg.devargs);
+    if (rte_eth_dev_get_port_by_name(dev_name.c_str(), &port->id_) != 0)
+        return make_error(who + ": no DPDK device named '" + dev_name +
+                          "' was probed; check devargs '" + cfg.devargs + "'");
+
+    rte_eth_dev_info info{};
+    if (int rc = rte_eth_dev_info_get(port->id_, &info); rc != 0)
+        return make_error(who + ": " + dpdk_error("rte_eth_dev_info_get", rc), rc);
+    port->driver_ = info.driver_name ? info.driver_name : "?";
+
+    const QueueCounts q =
+        configured_queue_counts(port->driver_, setup.plan.rx_queues, setup.plan.tx_queues);
+    if (q.rx > info.max_rx_queues)
+        return make_error(who + " (" + port->driver_ + ") allows at most " +
+                          std::to_string(info.max_rx_queues) + " rx queues but the plan needs " +
+                          std::to_string(q.rx) + "; lower rx_queues for this port");
+    if (q.tx > info.max_tx_queues)
+        return make_error(who + " (" + port->driver_ + ") allows at most " +
+                          std::to_string(info.max_tx_queues) + " tx queues but the plan needs " +
+                          std::to_string(q.tx) +
+                          " (one per worker that sends to it); send to it from fewer rx queues");
+    if (cfg.mtu > info.max_mtu || cfg.mtu < info.min_mtu)
+        return make_error(who + ": mtu " + std::to_string(cfg.mtu) + " is outside the device's " +
+                          std::to_string(info.min_mtu) + ".." + std::to_string(info.max_mtu));
+
+    rte_eth_conf conf{};
+    conf.rxmode.mtu = cfg.mtu;
+    // Safe because every TX queue carries mbufs of one pool with refcnt 1.
+    if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+        conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+    if (int rc = rte_eth_dev_configure(port->id_, q.rx, q.tx, &conf); rc != 0)
+        return make_error(who + ": " + dpdk_error("rte_eth_dev_configure", rc), rc);
+    port->rx_configured_ = q.rx;
+    port->tx_configured_ = q.tx;
+
+    uint16_t rx_desc = cfg.rx_desc, tx_desc = cfg.tx_desc;
+    if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(port->id_, &rx_desc, &tx_desc); rc != 0)
+        return make_error(who + ": " + dpdk_error("rte_eth_dev_adjust_nb_rx_tx_desc", rc), rc);
+
+    const int socket = rte_eth_dev_socket_id(port->id_);
+    for (uint16_t i = 0; i < q.rx; ++i) {
+        rte_mempool* pool = i < setup.rx_pools.size() ? setup.rx_pools[i] : setup.spare_pool;
+        if (!pool)
+            return make_error(who + ": rx queue " + std::to_string(i) + " has no pool");
+        if (int rc = rte_eth_rx_queue_setup(port->id_, i, rx_desc, socket, nullptr, pool); rc != 0)
+            return make_error(who + ": rx queue " + std::to_string(i) + ": " +
+                                  dpdk_error("rte_eth_rx_queue_setup", rc),
+                              rc);
+    }
+    rte_eth_txconf txconf = info.default_txconf;
+    txconf.offloads = conf.txmode.offloads;
+    for (uint16_t i = 0; i < q.tx; ++i)
+        if (int rc = rte_eth_tx_queue_setup(port->id_, i, tx_desc, socket, &txconf); rc != 0)
+            return make_error(who + ": tx queue " + std::to_string(i) + ": " +
+                                  dpdk_error("rte_eth_tx_queue_setup", rc),
+                              rc);
+
+    if (int rc = rte_eth_dev_start(port->id_); rc != 0)
+        return make_error(who + ": " + dpdk_error("rte_eth_dev_start", rc), rc);
+    port->started_ = true;
+
+    if (cfg.promiscuous) {
+        const int rc = rte_eth_promiscuous_enable(port->id_);
+        if (rc != 0 && rc != -ENOTSUP)
+            return make_error(who + ": " + dpdk_error("rte_eth_promiscuous_enable", rc), rc);
+    }
+    rte_ether_addr mac{};
+    rte_eth_macaddr_get(port->id_, &mac);
+    std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), port->mac_.bytes.begin());
+    return port;
+}
+
+Port::~Port() {
+    if (started_) stop_and_drain();
+    rte_eth_dev_close(id_);
+}
+
+uint64_t Port::stop_and_drain() {
+    if (!started_) return 0;
+    started_ = false;
+    uint64_t drained = 0;
+    rte_mbuf* pkts[64];
+    // Drain while started: some PMDs (net_ring) return nothing once stopped
+    // but keep the packets in their rings.
+    for (uint16_t q = 0; q < rx_configured_; ++q) {
+        for (int guard = 0; guard < 1 << 16; ++guard) {
+            const uint16_t n = rte_eth_rx_burst(id_, q, pkts, 64);
+            if (n == 0) break;
+            rte_pktmbuf_free_bulk(pkts, n);
+            drained += n;
+        }
+    }
+    rte_eth_dev_stop(id_);
+    return drained;
+}
+
+bool Port::link_up() const {
+    rte_eth_link link{};
+    return rte_eth_link_get_nowait(id_, &link) == 0 && link.link_status == RTE_ETH_LINK_UP;
+}
+
+uint32_t Port::link_speed_mbps() const {
+    rte_eth_link link{};
+    return rte_eth_link_get_nowait(id_, &link) == 0 ? link.link_speed : 0;
+}
+
+PortStats Port::stats() const {
+    rte_eth_stats s{};
+    if (rte_eth_stats_get(id_, &s) != 0) return {};
+    return {s.ipackets, s.opackets, s.ibytes, s.obytes,
+            s.imissed,  s.ierrors,  s.oerrors, s.rx_nombuf};
+}
+
+}  // namespace pmdfwd

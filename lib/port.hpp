@@ -1,0 +1,66 @@
+// One configured ethdev port: lookup by devargs, queue set-up against the
+// device's limits, start/stop/close, and stats. Main lcore only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "mac_addr.hpp"
+#include "plan.hpp"
+
+struct rte_mempool;
+
+namespace pmdfwd {
+
+struct PortStats {
+    uint64_t ipackets = 0, opackets = 0, ibytes = 0, obytes = 0;
+    uint64_t imissed = 0, ierrors = 0, oerrors = 0, rx_nombuf = 0;
+    PortStats minus(const PortStats& base) const;
+};
+
+struct PortSetup {
+    const PortConfig* config = nullptr;
+    PortPlan plan;
+    std::vector<rte_mempool*> rx_pools;  // one per polled rx queue
+    rte_mempool* spare_pool = nullptr;   // for rx queues a quirk adds but nobody polls
+};
+
+class Port {
+public:
+    // Finds the ethdev named by devargs, configures and starts it. On error the
+    // device is left closed-or-untouched and the message says what to change.
+    static Result<std::unique_ptr<Port>> open(const PortSetup& setup);
+    ~Port();
+    Port(const Port&) = delete;
+    Port& operator=(const Port&) = delete;
+
+    uint16_t id() const { return id_; }
+    const std::string& name() const { return name_; }
+    const std::string& driver() const { return driver_; }
+    const MacAddr& mac() const { return mac_; }
+    uint16_t rx_queues_configured() const { return rx_configured_; }
+    uint16_t tx_queues_configured() const { return tx_configured_; }
+    bool link_up() const;
+    uint32_t link_speed_mbps() const;
+    PortStats stats() const;
+
+    // Stops the device, then frees whatever its rx queues still hold (rings
+    // keep packets that nobody polls). Returns how many mbufs were drained.
+    uint64_t stop_and_drain();
+
+private:
+    Port() = default;
+    uint16_t id_ = 0;
+    std::string name_;
+    std::string driver_;
+    MacAddr mac_;
+    uint16_t rx_configured_ = 0;
+    uint16_t tx_configured_ = 0;
+    bool started_ = false;
+};
+
+}  // namespace pmdfwd

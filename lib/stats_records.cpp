@@ -1,0 +1,85 @@
+// Counter snapshots -> records (see stats_records.hpp). Control thread.
+#include "stats_records.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+void add_counts(Record& r, const WorkerSnapshot& s) {
+    r.add("rx_pkts", s.rx_pkts);
+    r.add("rx_bytes", s.rx_bytes);
+    r.add("tx_pkts", s.tx_pkts);
+    r.add("tx_bytes", s.tx_bytes);
+    r.add("drops", s.total_drops());
+    for (size_t i = 0; i < kDropReasonCount; ++i)
+        r.add(std::string("drop_") + kDropReasons[i].name, s.drops[i]);
+    r.add("in_flight", s.in_flight);
+    r.add("polls", s.polls);
+    r.add("empty_polls", s.empty_polls);
+    r.add("busy_tsc", s.busy_tsc);
+    r.add("idle_tsc", s.idle_tsc);
+    r.add("cycles_per_pkt", s.rx_pkts ? s.busy_tsc / s.rx_pkts : 0);
+    const uint64_t total = s.busy_tsc + s.idle_tsc;
+    r.add("busy_permille", total ? s.busy_tsc * 1000 / total : 0);
+}
+
+}  // namespace
+
+Record worker_record(const WorkerIdentity& who, const WorkerSnapshot& s) {
+    Record r;
+    r.add("worker", who.id);
+    r.add("lcore", who.lcore);
+    r.add("rx_port", who.rx_port);
+    r.add("rx_queue", who.rx_queue);
+    r.add("tx_port", who.tx_port.empty() ? std::string("-") : who.tx_port);
+    r.add("tx_queue", who.tx_queue);
+    add_counts(r, s);
+    for (size_t b = 0; b < kBurstBuckets; ++b) r.add(burst_bucket_name(b), s.burst_hist[b]);
+    r.add("full_bursts", s.full_bursts);
+    return r;
+}
+
+void add_port_stats(Record& r, const PortStats& s) {
+    r.add("ipackets", s.ipackets);
+    r.add("opackets", s.opackets);
+    r.add("ibytes", s.ibytes);
+    r.add("obytes", s.obytes);
+    r.add("imissed", s.imissed);
+    r.add("ierrors", s.ierrors);
+    r.add("oerrors", s.oerrors);
+    r.add("rx_nombuf", s.rx_nombuf);
+}
+
+Record pool_record(const PoolAudit& a, uint64_t cache_size, int64_t avail, int socket) {
+    Record r;
+    r.add("name", a.name);
+    r.add("socket", uint64_t(socket < 0 ? 0 : socket));
+    r.add("size", a.size);
+    r.add("cache_size", cache_size);
+    r.add("avail", uint64_t(avail < 0 ? 0 : avail));
+    r.add("in_use", a.size > uint64_t(avail) ? a.size - uint64_t(avail) : 0);
+    r.add("present_unclamped", uint64_t(a.present < 0 ? 0 : a.present));
+    return r;
+}
+
+Record totals_record(const std::vector<WorkerSnapshot>& all) {
+    WorkerSnapshot sum;
+    for (const auto& s : all) {
+        sum.rx_pkts += s.rx_pkts;
+        sum.rx_bytes += s.rx_bytes;
+        sum.tx_pkts += s.tx_pkts;
+        sum.tx_bytes += s.tx_bytes;
+        sum.polls += s.polls;
+        sum.empty_polls += s.empty_polls;
+        sum.busy_tsc += s.busy_tsc;
+        sum.idle_tsc += s.idle_tsc;
+        sum.in_flight += s.in_flight;
+        for (size_t i = 0; i < kDropReasonCount; ++i) sum.drops[i] += s.drops[i];
+    }
+    Record r;
+    r.add("workers", uint64_t(all.size()));
+    add_counts(r, sum);
+    return r;
+}
+
+}  // namespace pmdfwd

@@ -1,0 +1,21 @@
+// Screens raw config bytes before the TOML parser sees them: size, NUL and
+// control bytes, and UTF-8 validity. toml++ 3.3.0 is not safe on all junk.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include "config_error.hpp"
+
+namespace pmdfwd {
+
+constexpr size_t kMaxConfigBytes = 1 << 20;
+
+// Returns the first problem found, with line and column (1-based), or nothing.
+std::optional<ConfigError> screen_config_text(std::string_view text, std::string_view file);
+
+// Best-effort dotted key on a given line ("forward.burst"), for errors that the
+// parser reports without one.
+std::string key_at_line(std::string_view text, uint32_t line);
+
+}  // namespace pmdfwd

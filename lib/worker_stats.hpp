@@ -1,0 +1,66 @@
+// Per-worker counters: one cache-line-aligned block written only by its worker,
+// read by the control thread through a sequence lock so every snapshot is
+// consistent (rx == tx + drops + in_flight holds in each one).
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+
+#include "burst_histogram.hpp"
+#include "drop_reasons.hpp"
+
+namespace pmdfwd {
+
+// A counter with one writer: a relaxed load and store (a plain add on x86), no
+// locked instruction; readers on other threads see whole values.
+class Counter {
+public:
+    void add(uint64_t n) { v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+    uint64_t get() const { return v_.load(std::memory_order_relaxed); }
+
+private:
+    std::atomic<uint64_t> v_{0};
+};
+
+struct WorkerSnapshot {
+    uint64_t rx_pkts = 0, rx_bytes = 0, tx_pkts = 0, tx_bytes = 0;
+    uint64_t polls = 0, empty_polls = 0, busy_tsc = 0, idle_tsc = 0;
+    uint64_t in_flight = 0;
+    std::array<uint64_t, kDropReasonCount> drops{};
+    std::array<uint64_t, kBurstBuckets> burst_hist{};
+    uint64_t full_bursts = 0;
+
+    uint64_t total_drops() const {
+        uint64_t t = 0;
+        for (const auto d : drops) t += d;
+        return t;
+    }
+    // Counters only grow, so "since clear" is a subtraction (OVS pmd-stats-clear).
+    WorkerSnapshot minus(const WorkerSnapshot& base) const;
+};
+
+class alignas(64) WorkerStats {
+public:
+    // Writer side: bracket each burst's updates so readers see all or none.
+    void begin_update() {
+        seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        std::atomic_thread_fence(std::memory_order_release);
+    }
+    void end_update() { seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
+
+    Counter rx_pkts, rx_bytes, tx_pkts, tx_bytes;
+    Counter polls, empty_polls, busy_tsc, idle_tsc;
+    Counter in_flight;  // received and counted, not yet sent or dropped
+    std::array<Counter, kDropReasonCount> drops;
+    std::array<Counter, kBurstBuckets> burst_hist;
+    Counter full_bursts;
+
+    // Reader side, any thread.
+    WorkerSnapshot read() const;
+
+private:
+    std::atomic<uint32_t> seq_{0};
+};
+
+}  // namespace pmdfwd
