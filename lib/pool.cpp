@@ -22,7 +22,9 @@ Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbu
 Pool::~Pool() { rte_mempool_free(mp_); }
 
 int64_t unclamped_object_count(const rte_mempool* mp) {
-    int64_t count = rte_mempool_ops_get_count(mp);
+    // rte_mempool_ops_get_count() is internal to DPDK 22.11; its body is this.
+    const rte_mempool_ops* ops = rte_mempool_get_ops(mp->ops_index);
+    int64_t count = ops->get_count(mp);
     if (mp->cache_size != 0)
         for (unsigned lcore = 0; lcore < RTE_MAX_LCORE; ++lcore)
             count += mp->local_cache[lcore].len;

@@ -111,9 +111,11 @@ uint64_t Port::stop_and_drain() {
     uint64_t drained = 0;
     rte_mbuf* pkts[64];
     // Drain while started: some PMDs (net_ring) return nothing once stopped
-    // but keep the packets in their rings.
+    // but keep the packets in their rings. Bounded, because a source such as
+    // net_null never runs dry.
+    constexpr int kMaxDrainBursts = 1024;
     for (uint16_t q = 0; q < rx_configured_; ++q) {
-        for (int guard = 0; guard < 1 << 16; ++guard) {
+        for (int burst = 0; burst < kMaxDrainBursts; ++burst) {
             const uint16_t n = rte_eth_rx_burst(id_, q, pkts, 64);
             if (n == 0) break;
             rte_pktmbuf_free_bulk(pkts, n);
