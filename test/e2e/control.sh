@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Control plane end to end: pmdfwd on net_null ports, queried with pmdctl
+# (tables and --json) and the stock dpdk-telemetry.py; counters move and
+# parse, bad requests get errors, shutdown over telemetry audits the pools.
+# Usage: control.sh [BUILD_DIR]
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+BUILD=${1:-$E2E_ROOT/build}
+PMDFWD=$BUILD/app/pmdfwd/pmdfwd
+PMDCTL=$BUILD/app/pmdctl/pmdctl
+PREFIX=e2e-ctl-$$
+WORK=$(mktemp -d)
+trap 'kill -KILL ${PMDFWD_PID:-0} 2>/dev/null; cleanup_dpdk_prefix $PREFIX; rm -rf $WORK' EXIT
+
+sed "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" "$E2E_ROOT/config/null-patch.toml" >"$WORK/cfg.toml"
+if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
+  fail start "pmdfwd did not come up"
+  summary; exit 1
+fi
+pass start
+
+ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
+
+# pmdctl --json: workers move.
+w1=$(ctl --json show workers) || fail "show workers --json" "exit $?"
+sleep 0.5
+w2=$(ctl --json show workers)
+rx1=$(json_get "$w1" 'sum(w["rx_pkts"] for w in d)')
+rx2=$(json_get "$w2" 'sum(w["rx_pkts"] for w in d)')
+check "worker rx counters move" test "$rx2" -gt "$rx1"
+check "two workers reported" test "$(json_get "$w2" 'len(d)')" = 2
+check "rx == tx + drops + in_flight per worker" test "$(json_get "$w2" \
+  'all(w["rx_pkts"] == w["tx_pkts"] + w["drops"] + w["in_flight"] for w in d)')" = True
+
+# Tables for people.
+ports_table=$(ctl show ports)
+check "show ports names both ports" bash -c "grep -q p0 <<<\"\$1\" && grep -q p1 <<<\"\$1\"" _ "$ports_table"
+check "show workers table" bash -c "ctl() { \"$PMDCTL\" --file-prefix $PREFIX \"\$@\"; }; ctl show workers | grep -q p0"
+check "show pools" bash -c "\"$PMDCTL\" --file-prefix $PREFIX show pools | grep -q ${PREFIX}_w0"
+check "show plan" bash -c "\"$PMDCTL\" --file-prefix $PREFIX show plan | grep -q 'worker 1 on lcore 2'"
+check "stats" bash -c "\"$PMDCTL\" --file-prefix $PREFIX stats >/dev/null"
+
+# Stock DPDK client against the same socket.
+tel=$(printf '/pmdfwd/stats\n/ethdev/stats,0\n' | dpdk-telemetry.py -f "$PREFIX" 2>/dev/null)
+stats_line=$(grep '"/pmdfwd/stats"' <<<"$tel")
+check "dpdk-telemetry.py reads /pmdfwd/stats" test -n "$stats_line"
+check "dpdk-telemetry.py stats parse" test "$(json_get "$stats_line" 'd["/pmdfwd/stats"]["rx_pkts"] > 0')" = True
+check "dpdk-telemetry.py reads /ethdev/stats" bash -c "grep -q ipackets <<<\"\$1\"" _ "$tel"
+bad=$(printf '/pmdfwd/worker,99\n' | dpdk-telemetry.py -f "$PREFIX" 2>/dev/null | grep worker)
+check "out-of-range worker gives null" test "$(json_get "$bad" 'd["/pmdfwd/worker"] is None')" = True
+
+# Clearing stats.
+ctl clear stats >/dev/null
+after=$(ctl --json stats)
+check "clear stats restarts counters" test "$(json_get "$after" 'd["rx_pkts"]')" -lt "$rx2"
+
+# Bad requests: one line, exit 1.
+out=$(ctl show bogus 2>&1); rc=$?
+check "unknown command exits non-zero" test "$rc" -ne 0
+out=$("$PMDCTL" --file-prefix "no-such-$$" stats 2>&1); rc=$?
+check "not running exits 1" test "$rc" -eq 1
+check "not running is one line" test "$(wc -l <<<"$out")" -eq 1
+
+# Graceful shutdown over telemetry: pools audited full, exit 0.
+ctl shutdown >/dev/null
+rc=0
+deadline=$((SECONDS + 20))
+while kill -0 "$PMDFWD_PID" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.1; done
+wait "$PMDFWD_PID"; rc=$?
+check "shutdown exits 0" test "$rc" -eq 0
+check "pools full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+check "no pool error logged" bash -c "! grep -q 'missing at shutdown\|double free' '$WORK/pmdfwd.log'"
+
+# Accounting under SIGTERM after traffic, in l2 mode this time.
+sed -e 's/mode = "patch"/mode = "l2"/' \
+    -e 's/^pairs = .*/&\nnext_hop_mac = { p0 = "02:00:00:00:00:01", p1 = "02:00:00:00:00:02" }/' \
+    "$WORK/cfg.toml" >"$WORK/l2.toml"
+if start_pmdfwd "$PMDFWD" "$WORK/l2.toml" "$PREFIX" "$WORK/l2.log"; then
+  sleep 1
+  stop_pmdfwd "$PMDFWD_PID" TERM; rc=$?
+  check "SIGTERM exits 0" test "$rc" -eq 0
+  check "SIGTERM: pools full" grep -q "all 2 pools full again at shutdown" "$WORK/l2.log"
+  check "SIGTERM: final stats logged" grep -q "final totals: workers=2 rx_pkts=[1-9]" "$WORK/l2.log"
+else
+  fail "l2 start" "pmdfwd did not start in l2 mode"
+fi
+
+summary
