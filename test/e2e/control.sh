@@ -85,4 +85,14 @@ else
   fail "l2 start" "pmdfwd did not start in l2 mode"
 fi
 
+# A device that cannot give the plan its queues: refuse to start, say what to change.
+/usr/bin/python3 -c "import struct,sys; open(sys.argv[1],'wb').write(struct.pack('<IHHiIII',0xa1b2c3d4,2,4,0,0,65535,1))" "$WORK/empty.pcap"
+sed -e "s|devargs = \"net_null0\"|devargs = \"net_pcap0,rx_pcap=$WORK/empty.pcap,tx_pcap=/dev/null\"\nrx_queues = 2|" \
+    -e 's/^lcores = .*/lcores = "0@0,(1-3)@1"/' "$WORK/cfg.toml" >"$WORK/limits.toml"
+out=$("$PMDFWD" --config "$WORK/limits.toml" 2>&1); rc=$?
+check "queue limits: refuses to start (exit 1)" test "$rc" -eq 1
+check "queue limits: says what to change" grep -q "allows at most 1 rx queues but the plan needs 2; lower rx_queues" <<<"$out"
+check "queue limits: pools released" bash -c "! grep -q 'missing at shutdown' <<<\"\$1\"" _ "$out"
+cleanup_dpdk_prefix "$PREFIX"
+
 summary
