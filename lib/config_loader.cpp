@@ -2,17 +2,29 @@
 // fuzzer instruments the parser too). Runs on the main thread before EAL.
 #include "config_loader.hpp"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <fstream>
 #include <limits>
 #include <set>
-#include <sstream>
 
 #define TOML_HEADER_ONLY 1
 #define TOML_EXCEPTIONS 1
 #define TOML_ENABLE_FORMATTERS 0
+// toml++ 3.3.0 states its parser invariants with TOML_ASSERT_ASSUME, which
+// under NDEBUG becomes __builtin_assume with clang, and malformed input does
+// break some of them ("[=", "1979-05-27T(", ...): undefined behaviour. With
+// NDEBUG unset it uses TOML_ASSERT instead, which we make a no-op, so every
+// compiler does what GCC 12 (no __builtin_assume) does: carry on to the
+// parser's own error for that input. The fuzzer checks that this is safe.
+#pragma push_macro("NDEBUG")
+#undef NDEBUG
+#define TOML_ASSERT(expr) static_cast<void>(0)
 #include <toml++/toml.h>
+#pragma pop_macro("NDEBUG")
 
 #include "text_guard.hpp"
 
@@ -171,7 +183,10 @@ void read_port(TableReader& root, const toml::node& node, size_t index, PortConf
     r.finish();
 }
 
-void read_forward(TableReader& root, const toml::node& node, ForwardConfig& fwd) {
+// Ports are read first, so a next_hop_mac entry naming no port is reported
+// here, where the entry's own line is known (Config keeps only the table's).
+void read_forward(TableReader& root, const toml::node& node, const std::vector<PortConfig>& ports,
+                  ForwardConfig& fwd) {
     TableReader r(require_table(root, node, "forward"), "forward", root.file());
     std::string mode;
     if (const auto* n = r.string("mode", mode, 16)) {
@@ -201,14 +216,18 @@ void read_forward(TableReader& root, const toml::node& node, ForwardConfig& fwd)
         const auto* t = n->as_table();
         if (!t) r.fail(*n, "next_hop_mac", "expected a table of port name = \"MAC\"");
         for (auto&& [k, v] : *t) {
+            const std::string port(k.str());
+            const std::string key = "next_hop_mac." + port;
             const auto* s = v.as_string();
-            const std::string key = "next_hop_mac." + std::string(k.str());
             if (!s) r.fail(v, key, "expected a MAC address string like \"02:00:00:00:00:01\"");
             const auto mac = MacAddr::parse(s->get());
             if (!mac)
                 r.fail(v, key,
                        "'" + s->get() + "' is not a MAC address (expected aa:bb:cc:dd:ee:ff)");
-            fwd.next_hop_mac[std::string(k.str())] = *mac;
+            if (std::none_of(ports.begin(), ports.end(),
+                             [&](const PortConfig& p) { return p.name == port; }))
+                r.fail(v, key, "names port '" + port + "', which is not a configured [[port]]");
+            fwd.next_hop_mac[port] = *mac;
         }
     }
     r.finish();
@@ -259,7 +278,7 @@ Config read_root(const toml::table& doc, const std::string& file) {
             read_port(root, (*arr)[i], i, cfg.ports.back());
         }
     }
-    if (const auto* n = root.take("forward")) read_forward(root, *n, cfg.forward);
+    if (const auto* n = root.take("forward")) read_forward(root, *n, cfg.ports, cfg.forward);
     if (const auto* n = root.take("pool")) read_pool(root, *n, cfg.pool);
     if (const auto* n = root.take("control")) read_control(root, *n, cfg.control);
     if (const auto* n = root.take("log")) read_log(root, *n, cfg.log);
@@ -289,12 +308,19 @@ ConfigResult parse_config(std::string_view text, std::string_view file) {
 }
 
 ConfigResult load_config_file(const std::string& path) {
+    // A directory opens as an empty stream and would read as an empty config.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        return ConfigError{path, 0, 0, "(document)", "is a directory, not a config file"};
     std::ifstream in(path, std::ios::binary);
     if (!in) return ConfigError{path, 0, 0, "(document)", "cannot open file"};
-    std::ostringstream buf;
-    buf << in.rdbuf();
+    // Read one byte past the limit so the size check fires without reading
+    // all of an endless source such as /dev/zero.
+    std::string text(kMaxConfigBytes + 1, '\0');
+    in.read(text.data(), std::streamsize(text.size()));
     if (in.bad()) return ConfigError{path, 0, 0, "(document)", "cannot read file"};
-    return parse_config(buf.str(), path);
+    text.resize(size_t(in.gcount()));
+    return parse_config(text, path);
 }
 
 }  // namespace pmdfwd

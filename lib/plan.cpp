@@ -64,9 +64,12 @@ PlanResult build_plan(const Config& cfg) {
             if (port_index(cfg, name) == kNoPort)
                 return at(cfg, cfg.forward.next_hop_loc, "forward.next_hop_mac." + name,
                           "names port '" + name + "', which is not a configured [[port]]");
+        // Point at the table that lacks the entry, or at the mode that needs it.
+        const SourceLoc missing_loc =
+            cfg.forward.next_hop_loc.line ? cfg.forward.next_hop_loc : cfg.forward.mode_loc;
         for (const int to : out_port)
             if (to != kNoPort && !cfg.forward.next_hop_mac.count(cfg.ports[size_t(to)].name))
-                return at(cfg, cfg.forward.mode_loc, "forward.next_hop_mac",
+                return at(cfg, missing_loc, "forward.next_hop_mac",
                           "l2 mode sends on port '" + cfg.ports[size_t(to)].name +
                               "' but next_hop_mac has no entry for it");
     } else if (!cfg.forward.next_hop_mac.empty()) {
@@ -87,12 +90,20 @@ PlanResult build_plan(const Config& cfg) {
     const size_t available = lcores.lcores.size() - 1;
     if (worker_count == 0)
         return at(cfg, {1, 1}, "port", "no port has rx_queues > 0, so nothing would be polled");
-    if (worker_count > available)
-        return at(cfg, cfg.eal.lcores_loc, "eal.lcores",
-                  "the ports need " + std::to_string(worker_count) +
-                      " worker lcores (one per port rx queue) but '" + cfg.eal.lcores +
-                      "' gives " + std::to_string(available) +
-                      " after the main lcore; add lcores or lower rx_queues");
+    if (worker_count > available) {
+        const std::string why = "the ports need " + std::to_string(worker_count) +
+                                " worker lcores (one per port rx queue) but '" + cfg.eal.lcores +
+                                "' gives " + std::to_string(available) +
+                                " after the main lcore; add lcores or lower rx_queues";
+        if (cfg.eal.lcores_loc.line) return at(cfg, cfg.eal.lcores_loc, "eal.lcores", why);
+        // eal.lcores is the default, not in the file: blame the first port
+        // whose queues go past the default's workers.
+        size_t p = 0;
+        for (unsigned sum = 0; p + 1 < cfg.ports.size(); ++p)
+            if ((sum += cfg.ports[p].rx_queues) > available) break;
+        return at(cfg, cfg.ports[p].loc, "port[" + std::to_string(p) + "].rx_queues",
+                  why + " (eal.lcores is not set, so its default applies)");
+    }
 
     for (size_t p = 0; p < cfg.ports.size(); ++p) {
         for (uint16_t q = 0; q < cfg.ports[p].rx_queues; ++q) {
@@ -120,14 +131,18 @@ PlanResult build_plan(const Config& cfg) {
         const auto& rx = cfg.ports[w.rx_port];
         const unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
         const unsigned need = rx.rx_desc + tx_desc + cfg.forward.burst + 2 * cfg.pool.cache;
-        if (cfg.pool.mbufs < need)
-            return at(cfg, cfg.pool.loc, "pool.mbufs",
-                      std::to_string(cfg.pool.mbufs) + " mbufs per pool is too few for worker " +
-                          std::to_string(w.id) + " (rx_desc " + std::to_string(rx.rx_desc) +
-                          " + tx_desc " + std::to_string(tx_desc) + " + burst " +
-                          std::to_string(cfg.forward.burst) + " + 2 x cache " +
-                          std::to_string(cfg.pool.cache) + " = " + std::to_string(need) +
-                          "); raise pool.mbufs or lower the descriptor counts");
+        if (cfg.pool.mbufs >= need) continue;
+        // Without a [pool] table the default is too small for this port's rings.
+        const bool pool_in_file = cfg.pool.loc.line != 0;
+        const std::string key =
+            pool_in_file ? "pool.mbufs" : "port[" + std::to_string(w.rx_port) + "].rx_desc";
+        return at(cfg, pool_in_file ? cfg.pool.loc : rx.loc, key,
+                  std::to_string(cfg.pool.mbufs) + " mbufs per pool is too few for worker " +
+                      std::to_string(w.id) + " (rx_desc " + std::to_string(rx.rx_desc) +
+                      " + tx_desc " + std::to_string(tx_desc) + " + burst " +
+                      std::to_string(cfg.forward.burst) + " + 2 x cache " +
+                      std::to_string(cfg.pool.cache) + " = " + std::to_string(need) +
+                      "); raise pool.mbufs or lower the descriptor counts");
     }
     return plan;
 }

@@ -1,5 +1,7 @@
 // Screens raw config bytes before the TOML parser sees them: size, NUL and
-// control bytes, and UTF-8 validity. toml++ 3.3.0 is not safe on all junk.
+// control bytes, UTF-8 validity, non-ASCII outside strings and comments, key
+// depth. toml++ 3.3.0 hits undefined behaviour or overflows its stack on
+// some of these, so they never reach it.
 #pragma once
 
 #include <optional>

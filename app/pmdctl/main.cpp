@@ -139,6 +139,10 @@ int run(int argc, char** argv) {
         show->add_subcommand("workers", "Per-worker counters, drop reasons, rx burst sizes");
     auto* show_pools = show->add_subcommand("pools", "Mempool sizes and mbufs in use");
     auto* show_plan = show->add_subcommand("plan", "Appliance info and the resolved plan");
+    bool xstats_all = false;
+    auto* show_xstats =
+        show->add_subcommand("xstats", "Extended ethdev stats of every port (/ethdev/xstats)");
+    show_xstats->add_flag("--all", xstats_all, "Include counters that are zero");
 
     auto* stats =
         app.add_subcommand("stats", "Totals since the last clear, and one line per worker");
@@ -194,6 +198,20 @@ int run(int argc, char** argv) {
             print_json(Json(pools));
         else
             std::cout << pmdctl::render_pools(pools);
+    } else if (show_xstats->parsed()) {
+        std::vector<std::pair<std::string, Json>> xs;
+        for (const auto& port : need(c.query_each("/pmdfwd/ports", "/pmdfwd/port"))) {
+            const std::string id = std::to_string(port.value("port_id", uint64_t(0)));
+            xs.emplace_back(port.value("name", std::string("port ") + id),
+                            need(c.query("/ethdev/xstats", id)));
+        }
+        if (o.json) {
+            Json j = Json::object();
+            for (const auto& [name, x] : xs) j[name] = x;
+            print_json(j);
+        } else {
+            std::cout << pmdctl::render_xstats(xs, xstats_all);
+        }
     } else if (show_plan->parsed()) {
         const Json info = need(c.query("/pmdfwd/info"));
         const Json plan = need(c.query("/pmdfwd/plan"));

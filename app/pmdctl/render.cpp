@@ -342,6 +342,28 @@ std::string render_pools(const std::vector<Json>& pools) {
     return t.render();
 }
 
+std::string render_xstats(const std::vector<std::pair<std::string, Json>>& ports, bool all) {
+    std::string out;
+    for (const auto& [name, xstats] : ports) {
+        Table t;
+        t.show_header = false;
+        t.columns = {{"name", Align::kLeft}, {"value", Align::kRight}};
+        size_t hidden = 0;
+        if (xstats.is_object()) {
+            for (const auto& [key, value] : xstats.items()) {
+                if (!all && value.is_number() && value == 0) {
+                    ++hidden;
+                    continue;
+                }
+                t.rows.push_back({"  " + key, scalar_text(value)});
+            }
+        }
+        out += (out.empty() ? "" : "\n") + name + ":\n" + t.render();
+        if (hidden) out += "  (" + std::to_string(hidden) + " zero counters hidden; --all shows them)\n";
+    }
+    return out.empty() ? "no ports\n" : out;
+}
+
 std::string render_plan(const Json& info, const Json& plan_lines) {
     Table t;
     t.show_header = false;

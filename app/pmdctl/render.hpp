@@ -52,6 +52,9 @@ std::string render_workers(const std::vector<Json>& workers);
 std::string render_pools(const std::vector<Json>& pools);
 std::string render_plan(const Json& info, const Json& plan_lines);
 std::string render_stats(const Json& totals, const std::vector<Json>& workers);
+// One block per port: its extended stats (/ethdev/xstats); zero counters are
+// left out unless all is set.
+std::string render_xstats(const std::vector<std::pair<std::string, Json>>& ports, bool all);
 
 // ---- watch -------------------------------------------------------------------
 

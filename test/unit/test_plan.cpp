@@ -1,1 +1,297 @@
+// Worker assignment and cross-field checks on Configs built in code: one
+// worker per (port, rx queue) in port order, TX queues handed out per output
+// port, and each refusal with the location and key it blames.
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "config_loader.hpp"
+#include "plan.hpp"
+
+using namespace pmdfwd;
+
+namespace {
+
+PortConfig port(const std::string& name, uint16_t rx_queues = 1, uint32_t line = 0) {
+    PortConfig p;
+    p.name = name;
+    p.devargs = "net_null_" + name;
+    p.rx_queues = rx_queues;
+    p.loc = {line, 1};
+    return p;
+}
+
+// Two null ports cross-connected, as config/null-patch.toml.
+Config cross(const std::string& lcores = "0-2") {
+    Config cfg;
+    cfg.source_name = "plan.toml";
+    cfg.eal.lcores = lcores;
+    cfg.eal.lcores_loc = {2, 10};
+    cfg.ports = {port("p0", 1, 4), port("p1", 1, 8)};
+    cfg.forward.pairs = {{"p0", "p1", {12, 10}}, {"p1", "p0", {12, 24}}};
+    cfg.pool.loc = {14, 1};
+    return cfg;
+}
+
+Plan plan_ok(const Config& cfg) {
+    auto r = build_plan(cfg);
+    if (auto* e = std::get_if<ConfigError>(&r)) FAIL(e->to_string());
+    return std::get<Plan>(r);
+}
+
+// "file:line:column key: message" of the refusal.
+std::string refusal(const Config& cfg) {
+    auto r = build_plan(cfg);
+    REQUIRE(std::holds_alternative<ConfigError>(r));
+    const auto& e = std::get<ConfigError>(r);
+    return e.file + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + " " + e.key +
+           ": " + e.message;
+}
+
+}  // namespace
+
+TEST_CASE("plan: two ports cross-connected", "[plan]") {
+    const Config cfg = cross();
+    const Plan plan = plan_ok(cfg);
+    CHECK(plan.main_lcore == 0);
+    REQUIRE(plan.workers.size() == 2);
+    CHECK(plan.workers[0].id == 0);
+    CHECK(plan.workers[0].lcore == 1);
+    CHECK(plan.workers[0].rx_port == 0);
+    CHECK(plan.workers[0].rx_queue == 0);
+    CHECK(plan.workers[0].tx_port == 1);
+    CHECK(plan.workers[0].tx_queue == 0);
+    CHECK(plan.workers[1].lcore == 2);
+    CHECK(plan.workers[1].rx_port == 1);
+    CHECK(plan.workers[1].tx_port == 0);
+    REQUIRE(plan.ports.size() == 2);
+    CHECK(plan.ports[0].rx_queues == 1);
+    CHECK(plan.ports[0].tx_queues == 1);
+    CHECK(plan.ports[1].tx_queues == 1);
+    CHECK(plan.unused_lcores.empty());
+    CHECK(plan.warnings.empty());
+    CHECK(
+        render_plan(cfg, plan) ==
+        std::vector<std::string>{
+            "mode patch, burst 32, tx_retries 2, main lcore 0, 2 worker(s), pool 8192 mbufs/worker",
+            "port 0 'p0' net_null_p0: rx_queues 1, tx_queues 1, mtu 1500",
+            "port 1 'p1' net_null_p1: rx_queues 1, tx_queues 1, mtu 1500",
+            "worker 0 on lcore 1: polls 'p0' rxq 0 -> sends on 'p1' txq 0",
+            "worker 1 on lcore 2: polls 'p1' rxq 0 -> sends on 'p0' txq 0",
+        });
+}
+
+TEST_CASE("plan: several rx queues share an output port's tx queues", "[plan]") {
+    Config cfg = cross("0,(4-7),9");
+    cfg.ports[0].rx_queues = 3;
+    cfg.ports[1].rx_queues = 2;
+    const Plan plan = plan_ok(cfg);
+    REQUIRE(plan.workers.size() == 5);
+    const unsigned lcores[] = {4, 5, 6, 7, 9};
+    for (unsigned i = 0; i < 5; ++i) {
+        CHECK(plan.workers[i].id == i);
+        CHECK(plan.workers[i].lcore == lcores[i]);
+    }
+    // p0's three queues each own a tx queue on p1, and the reverse.
+    CHECK(plan.workers[0].rx_queue == 0);
+    CHECK(plan.workers[2].rx_queue == 2);
+    CHECK(plan.workers[2].tx_port == 1);
+    CHECK(plan.workers[2].tx_queue == 2);
+    CHECK(plan.workers[3].rx_port == 1);
+    CHECK(plan.workers[3].rx_queue == 0);
+    CHECK(plan.workers[4].tx_queue == 1);
+    CHECK(plan.ports[0].rx_queues == 3);
+    CHECK(plan.ports[0].tx_queues == 2);
+    CHECK(plan.ports[1].rx_queues == 2);
+    CHECK(plan.ports[1].tx_queues == 3);
+}
+
+TEST_CASE("plan: main lcore is the first listed; spare lcores are reported", "[plan]") {
+    Config cfg = cross("3,1,2,8-9");
+    const Plan plan = plan_ok(cfg);
+    CHECK(plan.main_lcore == 3);
+    CHECK(plan.workers[0].lcore == 1);
+    CHECK(plan.workers[1].lcore == 2);
+    CHECK(plan.unused_lcores == std::vector<unsigned>{8, 9});
+    CHECK(render_plan(cfg, plan).back() == "unused lcores: 8 9");
+}
+
+TEST_CASE("plan: a polled port without a pair drops, with a warning", "[plan]") {
+    Config cfg = cross();
+    cfg.forward.pairs.pop_back();  // p1 -> p0 gone
+    const Plan plan = plan_ok(cfg);
+    CHECK(plan.workers[1].tx_port == kNoPort);
+    CHECK(plan.ports[0].tx_queues == 0);
+    REQUIRE(plan.warnings.size() == 1);
+    CHECK(plan.warnings[0] ==
+          "port 'p1' is polled but is the source of no pair: its packets are dropped as no_route");
+    const auto lines = render_plan(cfg, plan);
+    CHECK(lines[4] == "worker 1 on lcore 2: polls 'p1' rxq 0 -> no pair (drop)");
+    CHECK(lines.back() == "warning: " + plan.warnings[0]);
+}
+
+TEST_CASE("plan: a port with no rx queues is only an output", "[plan]") {
+    Config cfg = cross("0-1");
+    cfg.ports[1].rx_queues = 0;
+    const Plan plan = plan_ok(cfg);
+    REQUIRE(plan.workers.size() == 1);
+    CHECK(plan.ports[1].rx_queues == 0);
+    CHECK(plan.ports[1].tx_queues == 1);
+    CHECK(plan.warnings.empty());  // p1 is the source of a pair but polls nothing: no warning
+}
+
+TEST_CASE("plan: a port may forward to itself", "[plan]") {
+    Config cfg = cross("0-1");
+    cfg.ports.pop_back();
+    cfg.forward.pairs = {{"p0", "p0", {12, 10}}};
+    const Plan plan = plan_ok(cfg);
+    CHECK(plan.workers[0].tx_port == 0);
+    CHECK(plan.ports[0].tx_queues == 1);
+}
+
+TEST_CASE("plan: l2 mode with a next hop per output port", "[plan]") {
+    Config cfg = cross();
+    cfg.forward.mode = ForwardMode::l2;
+    cfg.forward.next_hop_mac = {{"p0", MacAddr{}}, {"p1", MacAddr{}}};
+    const Plan plan = plan_ok(cfg);
+    CHECK(render_plan(cfg, plan)[0].rfind("mode l2, ", 0) == 0);
+}
+
+TEST_CASE("plan: refusals and where they point", "[plan]") {
+    Config cfg = cross();
+    cfg.ports.clear();
+    cfg.forward.pairs.clear();
+    CHECK(refusal(cfg) ==
+          "plan.toml:1:1 port: the config declares no [[port]]; at least one is needed");
+
+    cfg = cross();
+    cfg.ports[1].name = "p0";
+    CHECK(refusal(cfg) == "plan.toml:8:1 port[1].name: port name 'p0' is used twice");
+
+    cfg = cross();
+    cfg.forward.pairs[1].to = "p9";
+    CHECK(
+        refusal(cfg) ==
+        "plan.toml:12:24 forward.pairs: pair names port 'p9', which is not a configured [[port]]");
+    cfg.forward.pairs[1].from = "p8";
+    CHECK(
+        refusal(cfg) ==
+        "plan.toml:12:24 forward.pairs: pair names port 'p8', which is not a configured [[port]]");
+
+    cfg = cross();
+    cfg.forward.pairs.push_back({"p1", "p1", {13, 3}});
+    CHECK(refusal(cfg) ==
+          "plan.toml:13:3 forward.pairs: port 'p1' is the source of more than one pair");
+
+    cfg = cross();
+    cfg.eal.lcores = "0-1,1";
+    CHECK(refusal(cfg) == "plan.toml:2:10 eal.lcores: '0-1,1': an lcore appears twice");
+
+    cfg = cross();
+    cfg.ports[0].rx_queues = cfg.ports[1].rx_queues = 0;
+    CHECK(refusal(cfg) ==
+          "plan.toml:1:1 port: no port has rx_queues > 0, so nothing would be polled");
+}
+
+TEST_CASE("plan: l2 next hops", "[plan]") {
+    Config cfg = cross();
+    cfg.forward.mode = ForwardMode::l2;
+    cfg.forward.mode_loc = {11, 8};
+    CHECK(refusal(cfg) ==
+          "plan.toml:11:8 forward.next_hop_mac: l2 mode sends on port 'p1' but next_hop_mac has "
+          "no entry for it");
+    cfg.forward.next_hop_mac = {{"p1", MacAddr{}}};
+    cfg.forward.next_hop_loc = {13, 16};
+    CHECK(refusal(cfg) ==
+          "plan.toml:13:16 forward.next_hop_mac: l2 mode sends on port 'p0' but next_hop_mac has "
+          "no entry for it");
+    cfg.forward.next_hop_mac["px"] = MacAddr{};
+    CHECK(refusal(cfg) ==
+          "plan.toml:13:16 forward.next_hop_mac.px: names port 'px', which is not a "
+          "configured [[port]]");
+
+    cfg = cross();
+    cfg.forward.next_hop_mac = {{"p1", MacAddr{}}};
+    cfg.forward.next_hop_loc = {13, 1};
+    CHECK(refusal(cfg) ==
+          "plan.toml:13:1 forward.next_hop_mac: next_hop_mac is used only by mode "
+          "\"l2\"; remove it or set mode = \"l2\"");
+}
+
+TEST_CASE("plan: one worker lcore per rx queue", "[plan]") {
+    Config cfg = cross("0-2");
+    cfg.ports[1].rx_queues = 2;
+    CHECK(refusal(cfg) ==
+          "plan.toml:2:10 eal.lcores: the ports need 3 worker lcores (one per port rx queue) but "
+          "'0-2' gives 2 after the main lcore; add lcores or lower rx_queues");
+    cfg.eal.lcores = "0-3";
+    CHECK(plan_ok(cfg).workers.size() == 3);
+
+    // Without eal.lcores in the file the default is blamed on the port that overflows it.
+    cfg = cross("0-2");
+    cfg.eal.lcores_loc = {};
+    cfg.ports.push_back(port("p2", 1, 20));
+    CHECK(
+        refusal(cfg) ==
+        "plan.toml:20:1 port[2].rx_queues: the ports need 3 worker lcores (one per port rx "
+        "queue) but '0-2' gives 2 after the main lcore; add lcores or lower rx_queues (eal.lcores "
+        "is not set, so its default applies)");
+    cfg.ports[0].rx_queues = 3;
+    CHECK_THAT(refusal(cfg), Catch::StartsWith("plan.toml:4:1 port[0].rx_queues: "));
+    cfg.eal.lcores = "0";
+    cfg.ports = {port("p0", 1, 4)};
+    cfg.forward.pairs.clear();
+    CHECK_THAT(refusal(cfg),
+               Catch::StartsWith("plan.toml:4:1 port[0].rx_queues: the ports need 1 "));
+}
+
+TEST_CASE("plan: data_room must hold headroom + mtu + L2 overhead", "[plan]") {
+    Config cfg = cross();
+    cfg.ports[1].mtu = 9000;
+    cfg.pool.data_room = 128 + 9000 + 22 - 1;
+    CHECK(refusal(cfg) ==
+          "plan.toml:8:1 port[1].mtu: mtu 9000 needs pool.data_room >= 9150 (it is 9149)");
+    cfg.pool.data_room = 9150;
+    CHECK(plan_ok(cfg).workers.size() == 2);
+    cfg = cross();
+    cfg.pool.data_room = 256;
+    cfg.ports[0].mtu = 68;
+    cfg.ports[1].mtu = 68;
+    CHECK(plan_ok(cfg).workers.size() == 2);  // 128 + 68 + 22 = 218 fits in 256
+}
+
+TEST_CASE("plan: each worker's pool fills its rings, a burst and two caches", "[plan]") {
+    Config cfg = cross();
+    // rx 1024 + tx 1024 + burst 32 + 2 x cache 256 = 2592
+    cfg.pool.mbufs = 2591;
+    CHECK(refusal(cfg) ==
+          "plan.toml:14:1 pool.mbufs: 2591 mbufs per pool is too few for worker 0 (rx_desc 1024 + "
+          "tx_desc 1024 + burst 32 + 2 x cache 256 = 2592); raise pool.mbufs or lower the "
+          "descriptor counts");
+    cfg.pool.mbufs = 2592;
+    CHECK(plan_ok(cfg).workers.size() == 2);
+    // The larger worker decides: worker 1 receives on p1 with more descriptors.
+    cfg.ports[1].rx_desc = 2048;
+    CHECK_THAT(refusal(cfg), Catch::Contains("too few for worker 1 (rx_desc 2048 + tx_desc 1024"));
+    // A worker with no pair needs no tx ring.
+    cfg = cross();
+    cfg.forward.pairs.clear();
+    cfg.pool.mbufs = 1024 + 32 + 512;
+    CHECK(plan_ok(cfg).workers.size() == 2);
+    // Without a [pool] table in the file, the port's descriptors are blamed.
+    cfg.pool.loc = {};
+    cfg.pool.mbufs = 8192;
+    cfg.ports[1].rx_desc = 8192;
+    CHECK_THAT(refusal(cfg), Catch::StartsWith("plan.toml:8:1 port[1].rx_desc: 8192 mbufs per pool "
+                                               "is too few for worker 1"));
+}
+
+TEST_CASE("plan: the example configs plan as documented", "[plan]") {
+    auto r = load_config_file(std::string(PMDFWD_SOURCE_ROOT) + "/config/null-patch.toml");
+    REQUIRE(std::holds_alternative<Config>(r));
+    const Config& cfg = std::get<Config>(r);
+    const Plan plan = plan_ok(cfg);
+    CHECK(plan.main_lcore == 0);
+    CHECK(plan.workers.size() == 2);
+    CHECK(render_plan(cfg, plan).size() == 5);
+}

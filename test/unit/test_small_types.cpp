@@ -1,1 +1,325 @@
+// The small pure pieces: MAC text, burst buckets, the worker counter block
+// and its seqlock snapshot, the EAL argv, PMD quirks, and records.
 #include <catch2/catch.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "burst_histogram.hpp"
+#include "eal_args.hpp"
+#include "mac_addr.hpp"
+#include "pmd_quirks.hpp"
+#include "record.hpp"
+#include "stats_records.hpp"
+#include "worker_stats.hpp"
+
+using namespace pmdfwd;
+
+namespace {
+
+std::string field(const Record& r, const std::string& name) {
+    for (const auto& [n, v] : r.fields)
+        if (n == name) {
+            if (const auto* u = std::get_if<uint64_t>(&v)) return std::to_string(*u);
+            return std::get<std::string>(v);
+        }
+    FAIL("no field " << name);
+    return {};
+}
+
+std::vector<std::string> names(const Record& r) {
+    std::vector<std::string> out;
+    for (const auto& f : r.fields) out.push_back(f.first);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("mac: parse and print", "[small][mac]") {
+    const auto mac = MacAddr::parse("02:00:5e:10:AB:ff");
+    REQUIRE(mac);
+    CHECK(mac->bytes == std::array<uint8_t, 6>{0x02, 0x00, 0x5e, 0x10, 0xab, 0xff});
+    CHECK(mac->to_string() == "02:00:5e:10:ab:ff");
+    CHECK(MacAddr::parse("02-00-5E-10-AB-FF") == mac);
+    CHECK(MacAddr::parse("00:00:00:00:00:00")->to_string() == "00:00:00:00:00:00");
+    CHECK(MacAddr::parse(mac->to_string()) == mac);
+    CHECK(MacAddr{} == *MacAddr::parse("00:00:00:00:00:00"));
+    CHECK_FALSE(MacAddr{} == *mac);
+    for (const char* bad :
+         {"", "02:00:5e:10:ab", "02:00:5e:10:ab:ff:00", "02:00:5e:10:ab:f", "2:00:5e:10:ab:ff0",
+          "02-00:5e:10:ab:ff", "02:00-5e:10:ab:ff", "02.00.5e.10.ab.ff", "0g:00:5e:10:ab:ff",
+          "02:00:5e:10:ab:fG", "02 00 5e 10 ab ff", "020:0:5e:10:ab:ff", " 02:00:5e:10:ab:f"}) {
+        INFO(bad);
+        CHECK_FALSE(MacAddr::parse(bad));
+    }
+}
+
+TEST_CASE("burst histogram: power-of-two buckets", "[small][burst]") {
+    static_assert(burst_bucket(1) == 0);
+    static_assert(burst_bucket(512) == kBurstBuckets - 1);
+    CHECK(kBurstBuckets == 10);
+    const struct {
+        uint32_t burst;
+        size_t bucket;
+    } cases[] = {{1, 0},   {2, 1},   {3, 1},   {4, 2},   {7, 2},    {8, 3},
+                 {31, 4},  {32, 5},  {33, 5},  {63, 5},  {64, 6},   {255, 7},
+                 {256, 8}, {511, 8}, {512, 9}, {513, 9}, {4096, 9}, {UINT32_MAX, 9}};
+    for (const auto& c : cases) {
+        INFO(c.burst);
+        CHECK(burst_bucket(c.burst) == c.bucket);
+    }
+    CHECK(burst_bucket_name(0) == "burst_1");
+    CHECK(burst_bucket_name(1) == "burst_2_3");
+    CHECK(burst_bucket_name(2) == "burst_4_7");
+    CHECK(burst_bucket_name(5) == "burst_32_63");
+    CHECK(burst_bucket_name(8) == "burst_256_511");
+    CHECK(burst_bucket_name(9) == "burst_512_up");
+}
+
+TEST_CASE("worker stats: one cache-line block, snapshot and minus", "[small][worker_stats]") {
+    static_assert(alignof(WorkerStats) == 64);
+    static_assert(sizeof(WorkerStats) % 64 == 0);
+    WorkerStats ws;
+    WorkerSnapshot zero = ws.read();
+    CHECK(zero.rx_pkts == 0);
+    CHECK(zero.total_drops() == 0);
+
+    ws.begin_update();
+    ws.rx_pkts.add(33);
+    ws.rx_bytes.add(33 * 64);
+    ws.tx_pkts.add(30);
+    ws.tx_bytes.add(30 * 64);
+    ws.drops[size_t(DropReason::tx_full)].add(2);
+    ws.drops[size_t(DropReason::no_route)].add(1);
+    ws.polls.add(5);
+    ws.empty_polls.add(4);
+    ws.busy_tsc.add(900);
+    ws.idle_tsc.add(100);
+    ws.in_flight.add(0);
+    ws.burst_hist[burst_bucket(33)].add(1);
+    ws.full_bursts.add(1);
+    ws.end_update();
+
+    const WorkerSnapshot a = ws.read();
+    CHECK(a.rx_pkts == 33);
+    CHECK(a.rx_bytes == 33 * 64);
+    CHECK(a.tx_pkts == 30);
+    CHECK(a.tx_bytes == 30 * 64);
+    CHECK(a.drops[size_t(DropReason::tx_full)] == 2);
+    CHECK(a.drops[size_t(DropReason::no_route)] == 1);
+    CHECK(a.drops[size_t(DropReason::runt)] == 0);
+    CHECK(a.total_drops() == 3);
+    CHECK(a.rx_pkts == a.tx_pkts + a.total_drops() + a.in_flight);
+    CHECK(a.polls == 5);
+    CHECK(a.empty_polls == 4);
+    CHECK(a.busy_tsc == 900);
+    CHECK(a.idle_tsc == 100);
+    CHECK(a.burst_hist[5] == 1);
+    CHECK(a.full_bursts == 1);
+
+    ws.begin_update();
+    ws.rx_pkts.add(10);
+    ws.tx_pkts.add(7);
+    ws.in_flight.add(3);  // a level: 3 packets held between two updates
+    ws.drops[size_t(DropReason::runt)].add(1);
+    ws.burst_hist[3].add(1);
+    ws.busy_tsc.add(50);
+    ws.end_update();
+    const WorkerSnapshot b = ws.read();
+    const WorkerSnapshot d = b.minus(a);
+    CHECK(d.rx_pkts == 10);
+    CHECK(d.rx_bytes == 0);
+    CHECK(d.tx_pkts == 7);
+    CHECK(d.drops[size_t(DropReason::runt)] == 1);
+    CHECK(d.drops[size_t(DropReason::tx_full)] == 0);
+    CHECK(d.total_drops() == 1);
+    CHECK(d.burst_hist[3] == 1);
+    CHECK(d.burst_hist[5] == 0);
+    CHECK(d.busy_tsc == 50);
+    CHECK(d.full_bursts == 0);
+    CHECK(d.in_flight == 3);  // kept, not subtracted
+    CHECK(b.minus(b).rx_pkts == 0);
+    CHECK(b.minus(zero).rx_pkts == b.rx_pkts);
+}
+
+TEST_CASE("worker stats: a counter is a plain single-writer value", "[small][worker_stats]") {
+    Counter c;
+    CHECK(c.get() == 0);
+    c.add(1);
+    c.add(41);
+    CHECK(c.get() == 42);
+    c.add(UINT64_MAX);  // wraps like the unsigned it is
+    CHECK(c.get() == 41);
+}
+
+TEST_CASE("eal args: built from config and plan", "[small][eal_args]") {
+    Config cfg;
+    cfg.eal.lcores = "0@0,1@0,2@1";
+    cfg.eal.file_prefix = "pf";
+    cfg.eal.memory_mb = 256;
+    PortConfig p0, p1;
+    p0.name = "p0";
+    p0.devargs = "net_null0";
+    p1.name = "p1";
+    p1.devargs = "net_tap0,iface=t0";
+    cfg.ports = {p0, p1};
+    Plan plan;
+    plan.main_lcore = 0;
+    CHECK(build_eal_args(cfg, plan) ==
+          std::vector<std::string>{"pmdfwd", "--lcores", "0@0,1@0,2@1", "--main-lcore", "0",
+                                   "--file-prefix", "pf", "-m", "256", "--no-huge", "--vdev",
+                                   "net_null0", "--vdev", "net_tap0,iface=t0", "--no-pci"});
+
+    cfg.eal.hugepages = true;
+    cfg.control.telemetry = false;
+    cfg.ports[1].devargs = "0000:03:00.1,txq_inline=128";
+    cfg.eal.extra_args = {"--log-level", "pmd.net.*:debug"};
+    plan.main_lcore = 5;
+    CHECK(build_eal_args(cfg, plan) ==
+          std::vector<std::string>{
+              "pmdfwd", "--lcores", "0@0,1@0,2@1", "--main-lcore", "5", "--file-prefix", "pf", "-m",
+              "256", "--huge-unlink", "--no-telemetry", "--vdev", "net_null0", "-a",
+              "0000:03:00.1,txq_inline=128", "--log-level", "pmd.net.*:debug"});
+}
+
+TEST_CASE("eal args: PCI addresses and device names", "[small][eal_args]") {
+    for (const char* pci : {"0000:01:00.0", "01:00.0", "ffff:ff:1f.7", "0000:AB:cd.3",
+                            "01:00.0,rxq=2", "0000:01:00.0,a=b,c=d"}) {
+        INFO(pci);
+        CHECK(is_pci_devargs(pci));
+    }
+    for (const char* vdev :
+         {"net_null0", "net_tap0,iface=x", "", "0000:01:00.8", "1:00.0", "01:00", "01:00.",
+          "00000:01:00.0", "0000-01:00.0", "01:00.0x", "g000:01:00.0", "net_ring0,01:00.0"}) {
+        INFO(vdev);
+        CHECK_FALSE(is_pci_devargs(vdev));
+    }
+    CHECK(devargs_name("net_tap0,iface=pmd0") == "net_tap0");
+    CHECK(devargs_name("0000:01:00.0") == "0000:01:00.0");
+    CHECK(devargs_name(",x") == "");
+    CHECK(devargs_name("") == "");
+}
+
+TEST_CASE("pmd quirks: queue counts per driver", "[small][quirks]") {
+    auto counts = [](std::string_view driver, uint16_t rx, uint16_t tx) {
+        const QueueCounts c = configured_queue_counts(driver, rx, tx);
+        return std::to_string(c.rx) + "/" + std::to_string(c.tx);
+    };
+    CHECK(counts("net_null", 1, 1) == "1/1");
+    CHECK(counts("net_null", 2, 0) == "2/1");  // every device gets a tx queue
+    CHECK(counts("net_null", 0, 3) == "0/3");
+    CHECK(counts("net_ring", 4, 2) == "4/2");
+    CHECK(counts("net_tap", 2, 1) == "2/2");  // tap pairs queues on one fd
+    CHECK(counts("net_tap", 1, 3) == "3/3");
+    CHECK(counts("net_tap", 0, 0) == "1/1");
+    CHECK(counts("net_tap", 0, 1) == "1/1");
+    CHECK(counts("net_tap0", 2, 1) == "2/1");  // the driver name, not the device name
+    CHECK(oerrors_unreliable("net_tap"));
+    CHECK_FALSE(oerrors_unreliable("net_null"));
+    CHECK_FALSE(oerrors_unreliable("net_ice"));
+}
+
+TEST_CASE("record: ordered fields and the log line", "[small][record]") {
+    Record r;
+    CHECK(r.to_line() == "");
+    r.add("name", "p0");
+    r.add("rx", uint64_t(0));
+    r.add("big", UINT64_MAX);
+    r.add("state", std::string("up"));
+    CHECK(r.to_line() == "name=p0 rx=0 big=18446744073709551615 state=up");
+    CHECK(names(r) == std::vector<std::string>{"name", "rx", "big", "state"});
+    CHECK(std::holds_alternative<std::string>(r.fields[0].second));
+    CHECK(std::holds_alternative<uint64_t>(r.fields[1].second));
+}
+
+TEST_CASE("stats records: worker record with derived figures", "[small][stats_records]") {
+    WorkerSnapshot s;
+    s.rx_pkts = 100;
+    s.rx_bytes = 6400;
+    s.tx_pkts = 90;
+    s.tx_bytes = 5760;
+    s.drops[size_t(DropReason::tx_full)] = 6;
+    s.drops[size_t(DropReason::no_route)] = 4;
+    s.polls = 10;
+    s.empty_polls = 3;
+    s.busy_tsc = 7000;
+    s.idle_tsc = 3000;
+    s.burst_hist[5] = 3;
+    s.full_bursts = 2;
+    const Record r = worker_record({1, 2, "p1", 0, "p0", 1}, s);
+    CHECK(names(r) == std::vector<std::string>{
+                          "worker",        "lcore",         "rx_port",      "rx_queue",
+                          "tx_port",       "tx_queue",      "rx_pkts",      "rx_bytes",
+                          "tx_pkts",       "tx_bytes",      "drops",        "drop_tx_full",
+                          "drop_no_route", "drop_runt",     "in_flight",    "polls",
+                          "empty_polls",   "busy_tsc",      "idle_tsc",     "cycles_per_pkt",
+                          "busy_permille", "burst_1",       "burst_2_3",    "burst_4_7",
+                          "burst_8_15",    "burst_16_31",   "burst_32_63",  "burst_64_127",
+                          "burst_128_255", "burst_256_511", "burst_512_up", "full_bursts"});
+    CHECK(field(r, "worker") == "1");
+    CHECK(field(r, "lcore") == "2");
+    CHECK(field(r, "rx_port") == "p1");
+    CHECK(field(r, "tx_port") == "p0");
+    CHECK(field(r, "tx_queue") == "1");
+    CHECK(field(r, "drops") == "10");
+    CHECK(field(r, "drop_tx_full") == "6");
+    CHECK(field(r, "cycles_per_pkt") == "70");
+    CHECK(field(r, "busy_permille") == "700");
+    CHECK(field(r, "burst_32_63") == "3");
+    CHECK(field(r, "full_bursts") == "2");
+
+    // No traffic and no time: no division by zero; no pair shows as '-'.
+    const Record idle = worker_record({0, 1, "p0", 0, "", 0}, WorkerSnapshot{});
+    CHECK(field(idle, "tx_port") == "-");
+    CHECK(field(idle, "cycles_per_pkt") == "0");
+    CHECK(field(idle, "busy_permille") == "0");
+}
+
+TEST_CASE("stats records: totals, ports and pools", "[small][stats_records]") {
+    WorkerSnapshot a, b;
+    a.rx_pkts = 10;
+    a.tx_pkts = 8;
+    a.drops[size_t(DropReason::runt)] = 2;
+    a.busy_tsc = 100;
+    b.rx_pkts = 5;
+    b.tx_pkts = 4;
+    b.in_flight = 1;
+    b.busy_tsc = 50;
+    b.idle_tsc = 150;
+    const Record t = totals_record({a, b});
+    CHECK(names(t).front() == "workers");
+    CHECK(field(t, "workers") == "2");
+    CHECK(field(t, "rx_pkts") == "15");
+    CHECK(field(t, "tx_pkts") == "12");
+    CHECK(field(t, "drops") == "2");
+    CHECK(field(t, "drop_runt") == "2");
+    CHECK(field(t, "in_flight") == "1");
+    CHECK(field(t, "cycles_per_pkt") == "10");
+    CHECK(field(t, "busy_permille") == "500");
+    CHECK(field(totals_record({}), "rx_pkts") == "0");
+
+    Record p;
+    PortStats ps;
+    ps.ipackets = 1;
+    ps.opackets = 2;
+    ps.ibytes = 3;
+    ps.obytes = 4;
+    ps.imissed = 5;
+    ps.ierrors = 6;
+    ps.oerrors = 7;
+    ps.rx_nombuf = 8;
+    add_port_stats(p, ps);
+    CHECK(p.to_line() ==
+          "ipackets=1 opackets=2 ibytes=3 obytes=4 imissed=5 ierrors=6 oerrors=7 rx_nombuf=8");
+
+    PoolAudit audit{"pool_w0", 8192, 8190};
+    CHECK(pool_record(audit, 256, 8000, 0).to_line() ==
+          "name=pool_w0 socket=0 size=8192 cache_size=256 avail=8000 in_use=192 "
+          "present_unclamped=8190");
+    // Negative inputs (SOCKET_ID_ANY, a failed count) are clamped to zero.
+    audit.present = -3;
+    CHECK(pool_record(audit, 0, -1, -1).to_line() ==
+          "name=pool_w0 socket=0 size=8192 cache_size=0 avail=0 in_use=0 present_unclamped=0");
+    CHECK(field(pool_record(audit, 0, 9000, 1), "in_use") == "0");
+    CHECK(field(pool_record(audit, 0, 9000, 1), "socket") == "1");
+}
