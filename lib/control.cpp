@@ -67,41 +67,19 @@ int cmd_plan(const char*, const char*, rte_tel_data* d) {
     });
 }
 
-int cmd_workers(const char*, const char*, rte_tel_data* d) {
-    return with_target(d, [&](ControlTarget& t) { put_ids(d, t.worker_count()); return 0; });
+// A list command (ids, like /ethdev/list) and its per-item command
+// (/pmdfwd/worker,<id>), for workers, ports and pools alike.
+template <size_t (ControlTarget::*kCount)() const>
+int cmd_list(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) { put_ids(d, (t.*kCount)()); return 0; });
 }
 
-int cmd_worker(const char*, const char* params, rte_tel_data* d) {
+template <size_t (ControlTarget::*kCount)() const, Record (ControlTarget::*kItem)(size_t) const>
+int cmd_item(const char*, const char* params, rte_tel_data* d) {
     return with_target(d, [&](ControlTarget& t) {
         size_t i;
-        if (!parse_index(params, t.worker_count(), i)) return -EINVAL;
-        put_record(d, t.worker(i));
-        return 0;
-    });
-}
-
-int cmd_ports(const char*, const char*, rte_tel_data* d) {
-    return with_target(d, [&](ControlTarget& t) { put_ids(d, t.port_count()); return 0; });
-}
-
-int cmd_port(const char*, const char* params, rte_tel_data* d) {
-    return with_target(d, [&](ControlTarget& t) {
-        size_t i;
-        if (!parse_index(params, t.port_count(), i)) return -EINVAL;
-        put_record(d, t.port(i));
-        return 0;
-    });
-}
-
-int cmd_pools(const char*, const char*, rte_tel_data* d) {
-    return with_target(d, [&](ControlTarget& t) { put_ids(d, t.pool_count()); return 0; });
-}
-
-int cmd_pool(const char*, const char* params, rte_tel_data* d) {
-    return with_target(d, [&](ControlTarget& t) {
-        size_t i;
-        if (!parse_index(params, t.pool_count(), i)) return -EINVAL;
-        put_record(d, t.pool(i));
+        if (!parse_index(params, (t.*kCount)(), i)) return -EINVAL;
+        put_record(d, (t.*kItem)(i));
         return 0;
     });
 }
@@ -136,15 +114,15 @@ struct Handler {
 const Handler kHandlers[] = {
     {{"/pmdfwd/info", "Version, mode, burst, counts of workers/ports/pools, uptime."}, cmd_info},
     {{"/pmdfwd/plan", "The resolved plan: ports, queues, which lcore polls which queue."}, cmd_plan},
-    {{"/pmdfwd/workers", "List of worker ids."}, cmd_workers},
+    {{"/pmdfwd/workers", "List of worker ids."}, cmd_list<&ControlTarget::worker_count>},
     {{"/pmdfwd/worker", "Stats of one worker since the last clear. Parameters: int worker_id"},
-     cmd_worker},
-    {{"/pmdfwd/ports", "List of pmdfwd port indexes."}, cmd_ports},
+     cmd_item<&ControlTarget::worker_count, &ControlTarget::worker>},
+    {{"/pmdfwd/ports", "List of pmdfwd port indexes."}, cmd_list<&ControlTarget::port_count>},
     {{"/pmdfwd/port", "Config, link and ethdev stats of one port. Parameters: int port_index"},
-     cmd_port},
-    {{"/pmdfwd/pools", "List of pool indexes."}, cmd_pools},
+     cmd_item<&ControlTarget::port_count, &ControlTarget::port>},
+    {{"/pmdfwd/pools", "List of pool indexes."}, cmd_list<&ControlTarget::pool_count>},
     {{"/pmdfwd/pool", "Size, cache, available and in-use mbufs of one pool. Parameters: int"},
-     cmd_pool},
+     cmd_item<&ControlTarget::pool_count, &ControlTarget::pool>},
     {{"/pmdfwd/stats", "Totals over all workers since the last clear."}, cmd_stats},
     {{"/pmdfwd/clear", "Clear worker and port stats (a baseline; counters keep running)."},
      cmd_clear},

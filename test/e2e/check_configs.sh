@@ -14,14 +14,8 @@ BAD=$ROOT/test/config/bad
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-PASSED=0
-FAILED=0
-pass() { echo "PASS $1"; PASSED=$((PASSED + 1)); }
-fail() { echo "FAIL $1: $2"; FAILED=$((FAILED + 1)); }
-summary() {
-  echo "$PASSED passed, $FAILED failed"
-  ((FAILED == 0))
-}
+# shellcheck source=../e2e/lib.sh
+source "$ROOT/test/e2e/lib.sh"
 
 if [[ ! -x $PMDFWD ]]; then
   fail setup "$PMDFWD is not built (ninja -C $BUILD app/pmdfwd/pmdfwd)"

@@ -15,14 +15,8 @@ FUZZER=$BUILD/test/fuzz/config_fuzz
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-PASSED=0
-FAILED=0
-pass() { echo "PASS $1"; PASSED=$((PASSED + 1)); }
-fail() { echo "FAIL $1: $2"; FAILED=$((FAILED + 1)); }
-summary() {
-  echo "$PASSED passed, $FAILED failed"
-  ((FAILED == 0))
-}
+# shellcheck source=../e2e/lib.sh
+source "$ROOT/test/e2e/lib.sh"
 
 # Keep what a failing run found, and show the sanitizer's report.
 report_crash() {
