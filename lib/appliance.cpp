@@ -38,16 +38,13 @@ Status Appliance::build(const std::string& pool_prefix) {
         setup.plan = plan_.ports[p];
         for (const auto& w : plan_.workers)
             if (w.rx_port == p) setup.rx_pools.push_back(pools_[w.id]->mempool());
-        if (setup.plan.tx_queues > setup.plan.rx_queues) {
-            // Only for PMDs that pair rx with tx queues; sized to fill their rings.
-            const uint32_t n =
-                uint32_t(setup.plan.tx_queues - setup.plan.rx_queues) * cfg_.ports[p].rx_desc + 64;
-            auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), n, 0,
+        setup.make_spare_pool = [&, p](uint32_t mbufs) -> Result<rte_mempool*> {
+            auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), mbufs, 0,
                                       cfg_.pool.data_room, SOCKET_ID_ANY);
             if (!spare) return spare.error();
-            setup.spare_pool = spare.value()->mempool();
             pools_.push_back(std::move(spare.value()));
-        }
+            return pools_.back()->mempool();
+        };
         auto port = Port::open(setup);
         if (!port) return port.error();
         ports_.push_back(std::move(port.value()));

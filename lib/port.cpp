@@ -55,6 +55,14 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
 
     rte_eth_conf conf{};
     conf.rxmode.mtu = cfg.mtu;
+    // Several polled queues are useless unless the device spreads flows over
+    // them: hash on addresses and ports where the device can.
+    const uint64_t rss_hf =
+        (RTE_ETH_RSS_IP | RTE_ETH_RSS_TCP | RTE_ETH_RSS_UDP) & info.flow_type_rss_offloads;
+    if (setup.plan.rx_queues > 1 && rss_hf != 0) {
+        conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+        conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
+    }
     // Safe because every TX queue carries mbufs of one pool with refcnt 1.
     if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
         conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
@@ -68,10 +76,15 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
         return make_error(who + ": " + dpdk_error("rte_eth_dev_adjust_nb_rx_tx_desc", rc), rc);
 
     const int socket = rte_eth_dev_socket_id(port->id_);
+    rte_mempool* spare = nullptr;
+    if (q.rx > setup.rx_pools.size()) {
+        // Sized to fill the unpolled rings, plus slack for the PMD's refills.
+        auto made = setup.make_spare_pool(uint32_t(q.rx - setup.rx_pools.size()) * rx_desc + 64);
+        if (!made) return made.error();
+        spare = made.value();
+    }
     for (uint16_t i = 0; i < q.rx; ++i) {
-        rte_mempool* pool = i < setup.rx_pools.size() ? setup.rx_pools[i] : setup.spare_pool;
-        if (!pool)
-            return make_error(who + ": rx queue " + std::to_string(i) + " has no pool");
+        rte_mempool* pool = i < setup.rx_pools.size() ? setup.rx_pools[i] : spare;
         if (int rc = rte_eth_rx_queue_setup(port->id_, i, rx_desc, socket, nullptr, pool); rc != 0)
             return make_error(who + ": rx queue " + std::to_string(i) + ": " +
                                   dpdk_error("rte_eth_rx_queue_setup", rc),

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,7 +27,9 @@ struct PortSetup {
     const PortConfig* config = nullptr;
     PortPlan plan;
     std::vector<rte_mempool*> rx_pools;  // one per polled rx queue
-    rte_mempool* spare_pool = nullptr;   // for rx queues a quirk adds but nobody polls
+    // Called only when a quirk adds rx queues that nobody polls (net_tap pairs
+    // rx with tx queues): returns a pool able to fill `mbufs` descriptors.
+    std::function<Result<rte_mempool*>(uint32_t mbufs)> make_spare_pool;
 };
 
 class Port {

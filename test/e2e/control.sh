@@ -101,4 +101,24 @@ check "queue limits: says what to change" grep -q "allows at most 1 rx queues bu
 check "queue limits: pools released" bash -c "! grep -q 'missing at shutdown' <<<\"\$1\"" _ "$out"
 cleanup_dpdk_prefix "$PREFIX"
 
+# A TX-only net_tap port: the PMD pairs rx with tx queues, so pmdfwd adds an
+# unpolled rx queue with a spare pool, and still audits every pool full.
+TAPIF=ctl$(( $$ % 100000 ))
+sed -e "s|devargs = \"net_null1\"|devargs = \"net_tap_ctl$$,iface=$TAPIF\"\nrx_queues = 0|" \
+    -e 's/^pairs = .*/pairs = [["p0", "p1"]]/' -e 's/^lcores = .*/lcores = "0@0,1@1"/' \
+    "$WORK/cfg.toml" >"$WORK/taptx.toml"
+if start_pmdfwd "$PMDFWD" "$WORK/taptx.toml" "$PREFIX" "$WORK/taptx.log"; then
+  pools=$(ctl --json show pools)
+  check "tap quirk: spare pool for the unpolled rx queue" \
+    test "$(json_get "$pools" 'any(p["name"].endswith("_spare1") for p in d)')" = True
+  ports=$(ctl --json show ports)
+  check "tap quirk: rx queues match tx queues" \
+    test "$(json_get "$ports" 'd[1]["rx_queues"] == d[1]["tx_queues"] == 1')" = True
+  stop_pmdfwd "$PMDFWD_PID" TERM; rc=$?
+  check "tap quirk: exits 0" test "$rc" -eq 0
+  check "tap quirk: all pools full, spare included" grep -q "all 2 pools full again" "$WORK/taptx.log"
+else
+  fail "tap quirk: start" "$(tail -3 "$WORK/taptx.log")"
+fi
+
 summary
