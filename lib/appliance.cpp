@@ -21,6 +21,9 @@ Result<std::unique_ptr<Appliance>> Appliance::start(const Config& cfg, const Pla
 }
 
 Status Appliance::build(const std::string& pool_prefix) {
+    // "<prefix>_spare<port>" must fit RTE_MEMPOOL_NAMESIZE with room for ids.
+    if (pool_prefix.size() + 12 >= RTE_MEMPOOL_NAMESIZE)
+        return make_error("pool name prefix '" + pool_prefix + "' is too long");
     for (const auto& w : plan_.workers) {
         if (!rte_lcore_is_enabled(w.lcore) || w.lcore == rte_get_main_lcore())
             return make_error("worker " + std::to_string(w.id) + ": lcore " +

@@ -5,27 +5,56 @@
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
 
+#include <cstring>
+
 namespace pmdfwd {
 
 namespace {
 
 constexpr size_t idx(DropReason r) { return static_cast<size_t>(r); }
 
-// Drops runts (freed, counted) and writes the 12-byte MAC header into the
-// rest, compacting kept packets to the front. Returns how many were kept.
+// Frames this many packets ahead are prefetched while the current one is
+// rewritten: enough to cover a memory access at one packet per ~20 ns, few
+// enough that the lines are still in L1 when their turn comes (l3fwd uses 3).
+constexpr uint16_t kPrefetchAhead = 4;
+
+uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n) {
+    uint64_t bytes = 0;
+#pragma GCC unroll 4
+    for (uint16_t i = 0; i < n; ++i) bytes += rte_pktmbuf_pkt_len(pkts[i]);
+    return bytes;
+}
+
+// One pass: counts bytes, drops runts (freed, counted), writes the 12-byte
+// MAC header into the rest and compacts them to the front. The header lives
+// in registers and the counts in locals, because the frame stores could alias
+// anything reached through a pointer and force reloads.
 uint16_t rewrite_l2(const L2Header& hdr, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
+    uint64_t dst_src_lo;
+    uint32_t dst_src_hi;
+    std::memcpy(&dst_src_lo, hdr.dst_src.data(), 8);
+    std::memcpy(&dst_src_hi, hdr.dst_src.data() + 8, 4);
+    uint64_t rx_bytes = 0, runt_bytes = 0, runts = 0;
     uint16_t kept = 0;
     for (uint16_t i = 0; i < n; ++i) {
+        if (i + kPrefetchAhead < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
         rte_mbuf* m = pkts[i];
+        const uint32_t len = rte_pktmbuf_pkt_len(m);
+        rx_bytes += len;
         if (unlikely(rte_pktmbuf_data_len(m) < kEtherHeaderLen)) {
-            out.drops[idx(DropReason::runt)]++;
-            out.tx_bytes -= rte_pktmbuf_pkt_len(m);
+            runts++;
+            runt_bytes += len;
             rte_pktmbuf_free(m);
             continue;
         }
-        hdr.apply(rte_pktmbuf_mtod(m, uint8_t*));
+        auto* frame = rte_pktmbuf_mtod(m, uint8_t*);
+        std::memcpy(frame, &dst_src_lo, 8);
+        std::memcpy(frame + 8, &dst_src_hi, 4);
         pkts[kept++] = m;
     }
+    out.rx_bytes = rx_bytes;
+    out.tx_bytes = rx_bytes - runt_bytes;
+    out.drops[idx(DropReason::runt)] = runts;
     return kept;
 }
 
@@ -34,26 +63,24 @@ uint16_t rewrite_l2(const L2Header& hdr, rte_mbuf** pkts, uint16_t n, BurstOutco
 template <ForwardMode kMode>
 BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n) {
     BurstOutcome out;
-    // One pass over the mbuf headers the PMD just wrote: count bytes and, in
-    // l2 mode, start pulling in the frame data we are about to write.
-    for (uint16_t i = 0; i < n; ++i) {
-        out.rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-        if constexpr (kMode == ForwardMode::l2) rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void*));
-    }
     if (unlikely(!w.has_tx)) {
+        out.rx_bytes = sum_pkt_len(pkts, n);
         rte_pktmbuf_free_bulk(pkts, n);
         out.drops[idx(DropReason::no_route)] = n;
         return out;
     }
-    out.tx_bytes = out.rx_bytes;
     uint16_t to_send = n;
-    if constexpr (kMode == ForwardMode::l2) to_send = rewrite_l2(w.l2_header, pkts, n, out);
+    if constexpr (kMode == ForwardMode::l2) {
+        to_send = rewrite_l2(w.l2_header, pkts, n, out);
+    } else {
+        out.rx_bytes = out.tx_bytes = sum_pkt_len(pkts, n);
+    }
 
     uint16_t sent = rte_eth_tx_burst(w.tx_port, w.tx_queue, pkts, to_send);
     for (uint16_t retry = 0; sent < to_send && retry < w.tx_retries; ++retry)
         sent += rte_eth_tx_burst(w.tx_port, w.tx_queue, pkts + sent, uint16_t(to_send - sent));
     if (unlikely(sent < to_send)) {
-        for (uint16_t i = sent; i < to_send; ++i) out.tx_bytes -= rte_pktmbuf_pkt_len(pkts[i]);
+        out.tx_bytes -= sum_pkt_len(pkts + sent, uint16_t(to_send - sent));
         rte_pktmbuf_free_bulk(pkts + sent, unsigned(to_send - sent));
         out.drops[idx(DropReason::tx_full)] = to_send - sent;
     }

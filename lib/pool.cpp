@@ -11,11 +11,13 @@ namespace pmdfwd {
 Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbufs,
                                            uint32_t cache, uint16_t data_room, int socket) {
     rte_mempool* mp = rte_pktmbuf_pool_create(name.c_str(), mbufs, cache, 0, data_room, socket);
-    if (!mp)
+    if (!mp) {
+        const int err = rte_errno;
         return make_error("pool '" + name + "': rte_pktmbuf_pool_create(" + std::to_string(mbufs) +
-                              " mbufs) failed: " + rte_strerror(rte_errno) +
-                              " (raise eal.memory_mb or lower pool.mbufs)",
-                          -rte_errno);
+                              " mbufs) failed: " + rte_strerror(err) +
+                              (err == ENOMEM ? " (raise eal.memory_mb or lower pool.mbufs)" : ""),
+                          -err);
+    }
     return std::unique_ptr<Pool>(new Pool(mp, name));
 }
 

@@ -103,7 +103,9 @@ int main(int argc, char** argv) {
 
     int rc = 0;
     {
-        auto app = pmdfwd::Appliance::start(cfg, plan, cfg.eal.file_prefix);
+        // Pool names need not carry the file prefix: EAL keeps each prefix's
+        // memzones apart, and DPDK allows only 25 characters.
+        auto app = pmdfwd::Appliance::start(cfg, plan);
         if (!app) {
             spdlog::critical("cannot start: {}", app.error().message);
             rc = kExitStartFailed;

@@ -36,7 +36,7 @@ check "rx == tx + drops + in_flight per worker" test "$(json_get "$w2" \
 ports_table=$(ctl show ports)
 check "show ports names both ports" bash -c "grep -q p0 <<<\"\$1\" && grep -q p1 <<<\"\$1\"" _ "$ports_table"
 check "show workers table" bash -c "ctl() { \"$PMDCTL\" --file-prefix $PREFIX \"\$@\"; }; ctl show workers | grep -q p0"
-check "show pools" bash -c "\"$PMDCTL\" --file-prefix $PREFIX show pools | grep -q ${PREFIX}_w0"
+check "show pools" bash -c "\"$PMDCTL\" --file-prefix $PREFIX show pools | grep -q pmdfwd_w0"
 check "show plan" bash -c "\"$PMDCTL\" --file-prefix $PREFIX show plan | grep -q 'worker 1 on lcore 2'"
 check "show xstats" bash -c "\"$PMDCTL\" --file-prefix $PREFIX show xstats | grep -q rx_good_packets"
 check "stats" bash -c "\"$PMDCTL\" --file-prefix $PREFIX stats >/dev/null"
