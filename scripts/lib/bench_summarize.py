@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""Turn the per-run TSV written by scripts/bench into the result table:
+per set-up and comparison, the median Mpps of each peer, the ratio of the
+medians against its target, and the spread of the per-pair ratios.
+Exit status 0 when every comparison meets its target, 1 otherwise."""
+import csv
+import statistics
+import sys
+
+TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2fwd", 1.1)}
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print("usage: bench_summarize.py RUNS.tsv", file=sys.stderr)
+        return 2
+    with open(sys.argv[1]) as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["mpps"] not in ("", "nan")]
+    groups = {}
+    for r in rows:
+        groups.setdefault((r["setup"], r["comparison"]), []).append(r)
+
+    head = ("setup", "comparison", "pairs", "A Mpps", "B Mpps", "ratio", "pair ratios",
+            "A/cpu", "B/cpu", "target", "verdict")
+    lines = []
+    all_met = True
+    for (setup, comp), rs in groups.items():
+        a_name, b_name, target = TARGETS[comp]
+        a = {int(r["pair"]): r for r in rs if r["side"] == "A"}
+        b = {int(r["pair"]): r for r in rs if r["side"] == "B"}
+        pairs = sorted(set(a) & set(b))
+        if not pairs:
+            continue
+        med = lambda side, key: statistics.median(float(side[i][key]) for i in pairs)
+        ma, mb = med(a, "mpps"), med(b, "mpps")
+        ca, cb = med(a, "mpps_per_cpu"), med(b, "mpps_per_cpu")
+        ratio = ma / mb if mb > 0 else float("nan")
+        per_pair = [float(a[i]["mpps"]) / float(b[i]["mpps"]) for i in pairs]
+        met = ratio >= target
+        all_met &= met
+        lines.append((setup, f"{a_name} vs {b_name}", str(len(pairs)), f"{ma:.2f}", f"{mb:.2f}",
+                      f"{ratio:.3f}", f"{min(per_pair):.2f}-{max(per_pair):.2f}",
+                      f"{ca:.2f}", f"{cb:.2f}", f">= {target:.1f}", "PASS" if met else "MISS"))
+    widths = [max(len(x[i]) for x in [head] + lines) for i in range(len(head))]
+    fmt = lambda row: "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
+    print(fmt(head))
+    print(fmt(["-" * w for w in widths]))
+    for ln in lines:
+        print(fmt(ln))
+    print()
+    print("A/B Mpps: median of the runs' port-1 TX rate over the window; ratio = A median / "
+          "B median;\npair ratios: range of A/B within each pair; A/cpu, B/cpu: median Mpps per "
+          "CPU-second the\nforwarding thread actually ran (equal to Mpps when it had the CPU to "
+          "itself).")
+    disturbed = [r for r in rows if float(r["cpu_share"]) < float(r["min_share"])]
+    if disturbed:
+        print(f"note: {len(disturbed)} kept run(s) had their forwarding thread on the CPU for "
+              f"less than the required share of the window (see the runs file).")
+    return 0 if all_met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
