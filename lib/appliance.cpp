@@ -92,7 +92,7 @@ ShutdownReport Appliance::shutdown() {
     ShutdownReport report;
     if (shut_down_) return report;
     shut_down_ = true;
-    control_detach();
+    control_detach(this);
     stop_workers_.store(true);
     for (size_t i = 0; i < workers_.size(); ++i)
         if (launched_.size() > i && launched_[i]) rte_eal_wait_lcore(workers_[i]->lcore);
@@ -143,9 +143,10 @@ WorkerIdentity Appliance::identity(size_t i) const {
 }
 
 WorkerSnapshot Appliance::worker_snapshot(size_t i) const {
-    const WorkerSnapshot now = workers_[i]->stats.read();
+    // Read under the mutex: a clear between the read and the subtraction
+    // would make the baseline newer than the counters and wrap them.
     std::lock_guard lock(baseline_mutex_);
-    return now.minus(worker_baseline_[i]);
+    return workers_[i]->stats.read().minus(worker_baseline_[i]);
 }
 
 Record Appliance::info() const {
@@ -186,12 +187,10 @@ Record Appliance::port(size_t i) const {
     r.add("mtu", cfg_.ports[i].mtu);
     r.add("rx_queues", p.rx_queues_configured());
     r.add("tx_queues", p.tx_queues_configured());
-    PortStats base;
     {
         std::lock_guard lock(baseline_mutex_);
-        base = port_baseline_[i];
+        add_port_stats(r, p.stats().minus(port_baseline_[i]));
     }
-    add_port_stats(r, p.stats().minus(base));
     return r;
 }
 
@@ -208,13 +207,9 @@ Record Appliance::totals() const {
 }
 
 void Appliance::clear_stats() {
-    std::vector<WorkerSnapshot> w;
-    for (const auto& ctx : workers_) w.push_back(ctx->stats.read());
-    std::vector<PortStats> p;
-    for (const auto& port : ports_) p.push_back(port->stats());
     std::lock_guard lock(baseline_mutex_);
-    worker_baseline_ = std::move(w);
-    port_baseline_ = std::move(p);
+    for (size_t i = 0; i < workers_.size(); ++i) worker_baseline_[i] = workers_[i]->stats.read();
+    for (size_t i = 0; i < ports_.size(); ++i) port_baseline_[i] = ports_[i]->stats();
 }
 
 }  // namespace pmdfwd

@@ -147,9 +147,9 @@ void control_attach(ControlTarget* target) {
     g_target = target;
 }
 
-void control_detach() {
+void control_detach(const ControlTarget* target) {
     std::lock_guard lock(g_mutex);
-    g_target = nullptr;
+    if (g_target == target) g_target = nullptr;
 }
 
 }  // namespace pmdfwd

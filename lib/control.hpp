@@ -39,6 +39,7 @@ extern const std::vector<ControlCommand> kControlCommands;
 // Registers the commands once per process (telemetry has no unregister) and
 // points them at target. Call after rte_eal_init.
 void control_attach(ControlTarget* target);
-void control_detach();
+// Detaches target if it is the one attached (a newer appliance keeps its own).
+void control_detach(const ControlTarget* target);
 
 }  // namespace pmdfwd

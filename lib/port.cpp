@@ -2,6 +2,7 @@
 #include "port.hpp"
 
 #include <rte_ethdev.h>
+#include <spdlog/spdlog.h>
 
 #include "../drivers-glue/pmd_quirks.hpp"
 #include "eal_args.hpp"
@@ -32,6 +33,7 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     if (rte_eth_dev_get_port_by_name(dev_name.c_str(), &port->id_) != 0)
         return make_error(who + ": no DPDK device named '" + dev_name +
                           "' was probed; check devargs '" + cfg.devargs + "'");
+    port->found_ = true;
 
     rte_eth_dev_info info{};
     if (int rc = rte_eth_dev_info_get(port->id_, &info); rc != 0)
@@ -114,8 +116,10 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
 }
 
 Port::~Port() {
+    if (!found_) return;
     if (started_) stop_and_drain();
-    rte_eth_dev_close(id_);
+    if (const int rc = rte_eth_dev_close(id_); rc != 0)
+        spdlog::error("port '{}': rte_eth_dev_close failed: {}", name_, rc);
 }
 
 uint64_t Port::stop_and_drain() {
@@ -135,7 +139,8 @@ uint64_t Port::stop_and_drain() {
             drained += n;
         }
     }
-    rte_eth_dev_stop(id_);
+    if (const int rc = rte_eth_dev_stop(id_); rc != 0)
+        spdlog::error("port '{}': rte_eth_dev_stop failed: {}", name_, rc);
     return drained;
 }
 

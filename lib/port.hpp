@@ -63,6 +63,7 @@ private:
     MacAddr mac_;
     uint16_t rx_configured_ = 0;
     uint16_t tx_configured_ = 0;
+    bool found_ = false;  // a device was looked up: ours to close
     bool started_ = false;
 };
 

@@ -24,7 +24,7 @@ WorkerSnapshot WorkerSnapshot::minus(const WorkerSnapshot& b) const {
 WorkerSnapshot WorkerStats::read() const {
     WorkerSnapshot s;
     for (;;) {
-        const uint32_t before = seq_.load(std::memory_order_acquire);
+        const uint64_t before = seq_.load(std::memory_order_acquire);
         if (before & 1) {
             _mm_pause();
             continue;

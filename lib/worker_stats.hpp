@@ -60,7 +60,7 @@ public:
     WorkerSnapshot read() const;
 
 private:
-    std::atomic<uint32_t> seq_{0};
+    std::atomic<uint64_t> seq_{0};
 };
 
 }  // namespace pmdfwd

@@ -32,6 +32,9 @@ extern "C" void on_stop_signal(int sig) { g_signal.store(sig); }
 void install_signal_handlers() {
     struct sigaction sa {};
     sa.sa_handler = on_stop_signal;
+    // SA_RESETHAND: a second signal takes the default action, so an operator
+    // can always end a shutdown that hangs.
+    sa.sa_flags = SA_RESTART | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
     sigaction(SIGTERM, &sa, nullptr);
