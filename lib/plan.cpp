@@ -126,11 +126,12 @@ PlanResult build_plan(const Config& cfg) {
         plan.unused_lcores.push_back(lcores.lcores[i]);
 
     // A worker's pool feeds its rx ring, the tx ring it fills, one burst in
-    // hand, and the per-lcore caches of the worker and the main lcore.
+    // hand, and the per-lcore caches of the worker and the main lcore; a
+    // cache holds up to 1.5 x its size before it flushes, hence 3 x cache.
     for (const auto& w : plan.workers) {
         const auto& rx = cfg.ports[w.rx_port];
         const unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
-        const unsigned need = rx.rx_desc + tx_desc + cfg.forward.burst + 2 * cfg.pool.cache;
+        const unsigned need = rx.rx_desc + tx_desc + cfg.forward.burst + 3 * cfg.pool.cache;
         if (cfg.pool.mbufs >= need) continue;
         // Without a [pool] table the default is too small for this port's rings.
         const bool pool_in_file = cfg.pool.loc.line != 0;
@@ -140,7 +141,7 @@ PlanResult build_plan(const Config& cfg) {
                   std::to_string(cfg.pool.mbufs) + " mbufs per pool is too few for worker " +
                       std::to_string(w.id) + " (rx_desc " + std::to_string(rx.rx_desc) +
                       " + tx_desc " + std::to_string(tx_desc) + " + burst " +
-                      std::to_string(cfg.forward.burst) + " + 2 x cache " +
+                      std::to_string(cfg.forward.burst) + " + 3 x cache " +
                       std::to_string(cfg.pool.cache) + " = " + std::to_string(need) +
                       "); raise pool.mbufs or lower the descriptor counts");
     }

@@ -260,15 +260,15 @@ TEST_CASE("plan: data_room must hold headroom + mtu + L2 overhead", "[plan]") {
     CHECK(plan_ok(cfg).workers.size() == 2);  // 128 + 68 + 22 = 218 fits in 256
 }
 
-TEST_CASE("plan: each worker's pool fills its rings, a burst and two caches", "[plan]") {
+TEST_CASE("plan: each worker's pool fills its rings, a burst and two caches at their flush level", "[plan]") {
     Config cfg = cross();
-    // rx 1024 + tx 1024 + burst 32 + 2 x cache 256 = 2592
-    cfg.pool.mbufs = 2591;
+    // rx 1024 + tx 1024 + burst 32 + 3 x cache 256 = 2848
+    cfg.pool.mbufs = 2847;
     CHECK(refusal(cfg) ==
-          "plan.toml:14:1 pool.mbufs: 2591 mbufs per pool is too few for worker 0 (rx_desc 1024 + "
-          "tx_desc 1024 + burst 32 + 2 x cache 256 = 2592); raise pool.mbufs or lower the "
+          "plan.toml:14:1 pool.mbufs: 2847 mbufs per pool is too few for worker 0 (rx_desc 1024 + "
+          "tx_desc 1024 + burst 32 + 3 x cache 256 = 2848); raise pool.mbufs or lower the "
           "descriptor counts");
-    cfg.pool.mbufs = 2592;
+    cfg.pool.mbufs = 2848;
     CHECK(plan_ok(cfg).workers.size() == 2);
     // The larger worker decides: worker 1 receives on p1 with more descriptors.
     cfg.ports[1].rx_desc = 2048;
@@ -276,7 +276,7 @@ TEST_CASE("plan: each worker's pool fills its rings, a burst and two caches", "[
     // A worker with no pair needs no tx ring.
     cfg = cross();
     cfg.forward.pairs.clear();
-    cfg.pool.mbufs = 1024 + 32 + 512;
+    cfg.pool.mbufs = 1024 + 32 + 768;
     CHECK(plan_ok(cfg).workers.size() == 2);
     // Without a [pool] table in the file, the port's descriptors are blamed.
     cfg.pool.loc = {};
