@@ -64,18 +64,7 @@ Record pool_record(const PoolAudit& a, uint64_t cache_size, int64_t avail, int s
 
 Record totals_record(const std::vector<WorkerSnapshot>& all) {
     WorkerSnapshot sum;
-    for (const auto& s : all) {
-        sum.rx_pkts += s.rx_pkts;
-        sum.rx_bytes += s.rx_bytes;
-        sum.tx_pkts += s.tx_pkts;
-        sum.tx_bytes += s.tx_bytes;
-        sum.polls += s.polls;
-        sum.empty_polls += s.empty_polls;
-        sum.busy_tsc += s.busy_tsc;
-        sum.idle_tsc += s.idle_tsc;
-        sum.in_flight += s.in_flight;
-        for (size_t i = 0; i < kDropReasonCount; ++i) sum.drops[i] += s.drops[i];
-    }
+    for (const auto& s : all) sum += s;
     Record r;
     r.add("workers", uint64_t(all.size()));
     add_counts(r, sum);

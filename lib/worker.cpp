@@ -19,28 +19,12 @@ constexpr unsigned kPublishEveryBursts = 16;
 // An empty poll takes tens of ns: idle counters are at most ~50 us stale.
 constexpr unsigned kPublishEveryIdlePolls = 1024;
 
-struct PendingCounts {
-    uint64_t rx_pkts = 0, rx_bytes = 0, tx_pkts = 0, tx_bytes = 0;
-    uint64_t polls = 0, empty_polls = 0, busy_tsc = 0, idle_tsc = 0;
-    std::array<uint64_t, kDropReasonCount> drops{};
-    std::array<uint64_t, kBurstBuckets> burst_hist{};
-    uint64_t full_bursts = 0;
-};
+// Counts since the last publish: locals of the loop, so no store leaves the
+// core until WorkerStats::publish.
+using PendingCounts = WorkerSnapshot;
 
 void publish(WorkerStats& s, PendingCounts& p) {
-    s.begin_update();
-    s.rx_pkts.add(p.rx_pkts);
-    s.rx_bytes.add(p.rx_bytes);
-    s.tx_pkts.add(p.tx_pkts);
-    s.tx_bytes.add(p.tx_bytes);
-    s.polls.add(p.polls);
-    s.empty_polls.add(p.empty_polls);
-    s.busy_tsc.add(p.busy_tsc);
-    s.idle_tsc.add(p.idle_tsc);
-    for (size_t i = 0; i < kDropReasonCount; ++i) s.drops[i].add(p.drops[i]);
-    for (size_t i = 0; i < kBurstBuckets; ++i) s.burst_hist[i].add(p.burst_hist[i]);
-    s.full_bursts.add(p.full_bursts);
-    s.end_update();
+    s.publish(p);
     p = PendingCounts{};
 }
 

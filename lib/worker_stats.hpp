@@ -38,7 +38,26 @@ struct WorkerSnapshot {
     }
     // Counters only grow, so "since clear" is a subtraction (OVS pmd-stats-clear).
     WorkerSnapshot minus(const WorkerSnapshot& base) const;
+    WorkerSnapshot& operator+=(const WorkerSnapshot& other);  // in_flight too
 };
+
+// The one list of counters: calls fn(a.x, b.x) for every counter x of two
+// objects with the counter fields (snapshots or WorkerStats). in_flight is a
+// level, not a counter, and is left to the caller.
+template <class A, class B, class Fn>
+void for_each_counter(A& a, B& b, Fn&& fn) {
+    fn(a.rx_pkts, b.rx_pkts);
+    fn(a.rx_bytes, b.rx_bytes);
+    fn(a.tx_pkts, b.tx_pkts);
+    fn(a.tx_bytes, b.tx_bytes);
+    fn(a.polls, b.polls);
+    fn(a.empty_polls, b.empty_polls);
+    fn(a.busy_tsc, b.busy_tsc);
+    fn(a.idle_tsc, b.idle_tsc);
+    for (size_t i = 0; i < kDropReasonCount; ++i) fn(a.drops[i], b.drops[i]);
+    for (size_t i = 0; i < kBurstBuckets; ++i) fn(a.burst_hist[i], b.burst_hist[i]);
+    fn(a.full_bursts, b.full_bursts);
+}
 
 class alignas(64) WorkerStats {
 public:
@@ -55,6 +74,13 @@ public:
     std::array<Counter, kDropReasonCount> drops;
     std::array<Counter, kBurstBuckets> burst_hist;
     Counter full_bursts;
+
+    // Writer side: adds a batch of counts in one bracketed update.
+    void publish(const WorkerSnapshot& delta) {
+        begin_update();
+        for_each_counter(*this, delta, [](Counter& c, uint64_t v) { c.add(v); });
+        end_update();
+    }
 
     // Reader side, any thread.
     WorkerSnapshot read() const;

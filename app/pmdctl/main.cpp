@@ -180,24 +180,20 @@ int run(int argc, char** argv) {
         pmdctl::telemetry_socket_path(pmdctl::runtime_env_from_process(), o.file_prefix);
     TelemetryClient c = need(TelemetryClient::connect(path, o.file_prefix));
 
+    // A list of records: the JSON array as it is, or the command's table.
+    const auto print_records = [&](const std::vector<Json>& records,
+                                   std::string (*render)(const std::vector<Json>&)) {
+        if (o.json)
+            print_json(Json(records));
+        else
+            std::cout << render(records);
+    };
     if (show_ports->parsed()) {
-        const auto ports = need(c.query_each("/pmdfwd/ports", "/pmdfwd/port"));
-        if (o.json)
-            print_json(Json(ports));
-        else
-            std::cout << pmdctl::render_ports(ports);
+        print_records(need(c.query_each("/pmdfwd/ports", "/pmdfwd/port")), pmdctl::render_ports);
     } else if (show_workers->parsed()) {
-        const auto ws = workers(c);
-        if (o.json)
-            print_json(Json(ws));
-        else
-            std::cout << pmdctl::render_workers(ws);
+        print_records(workers(c), pmdctl::render_workers);
     } else if (show_pools->parsed()) {
-        const auto pools = need(c.query_each("/pmdfwd/pools", "/pmdfwd/pool"));
-        if (o.json)
-            print_json(Json(pools));
-        else
-            std::cout << pmdctl::render_pools(pools);
+        print_records(need(c.query_each("/pmdfwd/pools", "/pmdfwd/pool")), pmdctl::render_pools);
     } else if (show_xstats->parsed()) {
         std::vector<std::pair<std::string, Json>> xs;
         for (const auto& port : need(c.query_each("/pmdfwd/ports", "/pmdfwd/port"))) {
