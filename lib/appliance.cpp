@@ -3,9 +3,12 @@
 #include "appliance.hpp"
 
 #include <rte_cycles.h>
+#include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -24,23 +27,20 @@ Status Appliance::build(const std::string& pool_prefix) {
     // "<prefix>_spare<port>" must fit RTE_MEMPOOL_NAMESIZE with room for ids.
     if (pool_prefix.size() + 12 >= RTE_MEMPOOL_NAMESIZE)
         return make_error("pool name prefix '" + pool_prefix + "' is too long");
-    for (const auto& w : plan_.workers) {
+    if (auto st = resolve_plan(); !st) return st;
+    for (const auto& line : render_plan(cfg_, plan_)) spdlog::info("plan: {}", line);
+    for (const auto& w : plan_.workers)
         if (!rte_lcore_is_enabled(w.lcore) || w.lcore == rte_get_main_lcore())
             return make_error("worker " + std::to_string(w.id) + ": lcore " +
                               std::to_string(w.lcore) +
                               " is not an enabled worker lcore of this EAL; check eal.lcores");
-        auto pool = Pool::create(pool_prefix + "_w" + std::to_string(w.id), cfg_.pool.mbufs,
-                                 cfg_.pool.cache, cfg_.pool.data_room,
-                                 int(rte_lcore_to_socket_id(w.lcore)));
-        if (!pool) return pool.error();
-        pools_.push_back(std::move(pool.value()));
-    }
+    if (auto st = create_pools(pool_prefix); !st) return st;
     for (size_t p = 0; p < cfg_.ports.size(); ++p) {
         PortSetup setup;
         setup.config = &cfg_.ports[p];
         setup.plan = plan_.ports[p];
         for (const auto& w : plan_.workers)
-            if (w.rx_port == p) setup.rx_pools.push_back(pools_[w.id]->mempool());
+            if (w.rx_port == p) setup.rx_pools.push_back(worker_pool_[w.id]);
         setup.make_spare_pool = [&, p](uint32_t mbufs) -> Result<rte_mempool*> {
             auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), mbufs, 0,
                                       cfg_.pool.data_room, SOCKET_ID_ANY);
@@ -52,28 +52,12 @@ Status Appliance::build(const std::string& pool_prefix) {
         if (!port) return port.error();
         ports_.push_back(std::move(port.value()));
     }
-    for (const auto& wp : plan_.workers) {
-        auto w = std::make_unique<WorkerContext>();
-        w->id = wp.id;
-        w->lcore = wp.lcore;
-        w->rx_port = ports_[wp.rx_port]->id();
-        w->rx_queue = wp.rx_queue;
-        w->has_tx = wp.tx_port != kNoPort;
-        if (w->has_tx) {
-            const Port& out = *ports_[size_t(wp.tx_port)];
-            w->tx_port = out.id();
-            w->tx_queue = wp.tx_queue;
-            if (cfg_.forward.mode == ForwardMode::l2)
-                w->l2_header = L2Header::make(cfg_.forward.next_hop_mac.at(out.name()), out.mac());
-        }
-        w->mode = cfg_.forward.mode;
-        w->burst = cfg_.forward.burst;
-        w->tx_retries = cfg_.forward.tx_retries;
-        w->stop = &stop_workers_;
-        workers_.push_back(std::move(w));
-    }
+    if (auto st = create_handoff_rings(pool_prefix); !st) return st;
+    wire_workers();
     worker_baseline_.resize(workers_.size());
     port_baseline_.resize(ports_.size());
+    pool_recycle_baseline_.resize(pools_.size());
+    worker_recycle_baseline_.resize(workers_.size());
     launched_.assign(workers_.size(), false);
     for (auto& w : workers_) {
         if (int rc = rte_eal_remote_launch(worker_main, w.get(), w->lcore); rc != 0)
@@ -86,6 +70,116 @@ Status Appliance::build(const std::string& pool_prefix) {
     return Ok{};
 }
 
+// tx = "auto" needs each device's queue limits, known only once EAL has
+// probed it: the plan is built again with them.
+Status Appliance::resolve_plan() {
+    std::vector<PortLimits> limits;
+    for (const auto& port : cfg_.ports) {
+        auto l = probe_port_limits(port);
+        if (!l) return l.error();
+        limits.push_back(l.value());
+    }
+    auto planned = build_plan(cfg_, &limits);
+    if (const auto* e = std::get_if<ConfigError>(&planned)) return make_error(e->to_string());
+    plan_ = std::get<Plan>(std::move(planned));
+    return Ok{};
+}
+
+Status Appliance::create_pools(const std::string& pool_prefix) {
+    const PoolConfig& pc = cfg_.pool;
+    if (pc.model == PoolModel::shared) {
+        const int socket = int(rte_lcore_to_socket_id(plan_.workers.front().lcore));
+        auto pool = Pool::create(pool_prefix + "_shared", pc.mbufs, pc.cache, pc.data_room, socket);
+        if (!pool) return pool.error();
+        pools_.push_back(std::move(pool.value()));
+        worker_pool_.assign(plan_.workers.size(), pools_.back()->mempool());
+        return Ok{};
+    }
+    for (const auto& w : plan_.workers) {
+        const std::string name = pool_prefix + "_w" + std::to_string(w.id);
+        const int socket = int(rte_lcore_to_socket_id(w.lcore));
+        auto pool = pc.model == PoolModel::recycle
+                        ? Pool::create_recycle(name, pc.mbufs, pc.cache, pc.data_room, socket,
+                                               w.lcore)
+                        : Pool::create(name, pc.mbufs, pc.cache, pc.data_room, socket);
+        if (!pool) return pool.error();
+        pools_.push_back(std::move(pool.value()));
+        worker_pool_.push_back(pools_.back()->mempool());
+    }
+    return Ok{};
+}
+
+// One single-producer/single-consumer ring per worker that hands off, on the
+// owner's socket: the owner is the one that reads it in its loop.
+Status Appliance::create_handoff_rings(const std::string& prefix) {
+    handoff_rings_.assign(plan_.workers.size(), nullptr);
+    for (const auto& w : plan_.workers) {
+        if (w.handoff_to == kNoWorker) continue;
+        const unsigned owner_lcore = plan_.workers[size_t(w.handoff_to)].lcore;
+        const std::string name = prefix + "_h" + std::to_string(w.id);
+        rte_ring* ring = rte_ring_create(name.c_str(), cfg_.forward.handoff_ring,
+                                         int(rte_lcore_to_socket_id(owner_lcore)),
+                                         RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+        if (!ring)
+            return make_error("worker " + std::to_string(w.id) + ": cannot create its handoff ring '" +
+                                  name + "' of " + std::to_string(cfg_.forward.handoff_ring) +
+                                  " slots: " + rte_strerror(rte_errno),
+                              -rte_errno);
+        handoff_rings_[w.id] = ring;
+    }
+    return Ok{};
+}
+
+void Appliance::wire_workers() {
+    for (const auto& wp : plan_.workers) {
+        auto w = std::make_unique<WorkerContext>();
+        w->id = wp.id;
+        w->lcore = wp.lcore;
+        w->rx_port = ports_[wp.rx_port]->id();
+        w->rx_queue = wp.rx_queue;
+        w->has_tx = wp.tx_port != kNoPort;
+        if (w->has_tx) {
+            const Port& out = *ports_[size_t(wp.tx_port)];
+            w->tx_port = out.id();
+            w->tx_queue = wp.tx_queue;
+            w->handoff_out = handoff_rings_[wp.id];
+            if (cfg_.forward.mode == ForwardMode::l2)
+                w->l2_header = L2Header::make(cfg_.forward.next_hop_mac.at(out.name()), out.mac());
+        }
+        for (const auto& sender : plan_.workers)
+            if (sender.handoff_to == int(wp.id))
+                w->handoff_in[w->handoff_in_count++] = {handoff_rings_[sender.id],
+                                                        ports_[size_t(sender.tx_port)]->id(),
+                                                        sender.tx_queue};
+        if (cfg_.pool.model == PoolModel::recycle)
+            for (size_t other = 0; other < worker_pool_.size(); ++other)
+                if (other != wp.id)
+                    w->defer_flush[w->defer_flush_count++] =
+                        make_defer_flush(worker_pool_[other], wp.lcore);
+        w->mode = cfg_.forward.mode;
+        w->burst = cfg_.forward.burst;
+        w->tx_retries = cfg_.forward.tx_retries;
+        w->stop = &stop_workers_;
+        workers_.push_back(std::move(w));
+    }
+}
+
+// Bursts handed off but not yet transmitted when the workers stopped.
+uint64_t Appliance::drain_handoff_rings() {
+    uint64_t drained = 0;
+    void* objs[64];
+    for (rte_ring*& ring : handoff_rings_) {
+        if (!ring) continue;
+        while (const unsigned n = rte_ring_dequeue_burst(ring, objs, 64, nullptr)) {
+            rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(objs), n);
+            drained += n;
+        }
+        rte_ring_free(ring);
+        ring = nullptr;
+    }
+    return drained;
+}
+
 Appliance::~Appliance() { shutdown(); }
 
 ShutdownReport Appliance::shutdown() {
@@ -96,6 +190,7 @@ ShutdownReport Appliance::shutdown() {
     stop_workers_.store(true);
     for (size_t i = 0; i < workers_.size(); ++i)
         if (launched_.size() > i && launched_[i]) rte_eal_wait_lcore(workers_[i]->lcore);
+    report.drained += drain_handoff_rings();
     for (auto& port : ports_) report.drained += port->stop_and_drain();
 
     std::vector<WorkerSnapshot> finals;
@@ -111,7 +206,8 @@ ShutdownReport Appliance::shutdown() {
         add_port_stats(r, port->stats());
         spdlog::info("final port '{}': {}", port->name(), r.to_line());
     }
-    if (report.drained) spdlog::info("freed {} mbufs left in rx queues at stop", report.drained);
+    if (report.drained)
+        spdlog::info("freed {} mbufs left in rx queues and handoff rings at stop", report.drained);
     ports_.clear();  // close devices: PMDs return the mbufs their rings hold
 
     for (const auto& pool : pools_) {
@@ -158,6 +254,7 @@ Record Appliance::info() const {
     r.add("mode", to_string(cfg_.forward.mode));
     r.add("burst", cfg_.forward.burst);
     r.add("tx_retries", cfg_.forward.tx_retries);
+    r.add("pool_model", to_string(cfg_.pool.model));
     r.add("main_lcore", plan_.main_lcore);
     r.add("workers", uint64_t(workers_.size()));
     r.add("ports", uint64_t(ports_.size()));
@@ -171,7 +268,22 @@ Record Appliance::info() const {
 
 std::vector<std::string> Appliance::plan_lines() const { return render_plan(cfg_, plan_); }
 
-Record Appliance::worker(size_t i) const { return worker_record(identity(i), worker_snapshot(i)); }
+RecycleCounts Appliance::recycle_counts_of_worker(size_t i) const {
+    RecycleCounts sum;
+    for (const auto& pool : pools_)
+        if (pool->recycles()) sum += recycle_counts_of_lcore(pool->mempool(), workers_[i]->lcore);
+    return sum;
+}
+
+Record Appliance::worker(size_t i) const {
+    Record r = worker_record(identity(i), worker_snapshot(i));
+    if (cfg_.pool.model == PoolModel::recycle) {
+        std::lock_guard lock(baseline_mutex_);
+        add_recycle_counts(r, recycle_counts_of_worker(i).minus(worker_recycle_baseline_[i]),
+                           "recycle_");
+    }
+    return r;
+}
 
 Record Appliance::port(size_t i) const {
     const Port& p = *ports_[i];
@@ -197,7 +309,15 @@ Record Appliance::port(size_t i) const {
 Record Appliance::pool(size_t i) const {
     const Pool& p = *pools_[i];
     const rte_mempool* mp = p.mempool();
-    return pool_record(p.audit(), mp->cache_size, rte_mempool_avail_count(mp), mp->socket_id);
+    Record r = pool_record(p.audit(), mp->cache_size, rte_mempool_avail_count(mp), mp->socket_id);
+    r.add("ops", rte_mempool_get_ops(mp->ops_index)->name);
+    if (p.recycles()) {
+        r.add("owner_lcore", uint64_t(recycle_owner(mp)));
+        add_recycle_levels(r, recycle_levels(mp));
+        std::lock_guard lock(baseline_mutex_);
+        add_recycle_counts(r, recycle_counts(mp).minus(pool_recycle_baseline_[i]));
+    }
+    return r;
 }
 
 Record Appliance::totals() const {
@@ -210,6 +330,10 @@ void Appliance::clear_stats() {
     std::lock_guard lock(baseline_mutex_);
     for (size_t i = 0; i < workers_.size(); ++i) worker_baseline_[i] = workers_[i]->stats.read();
     for (size_t i = 0; i < ports_.size(); ++i) port_baseline_[i] = ports_[i]->stats();
+    for (size_t i = 0; i < pools_.size(); ++i)
+        if (pools_[i]->recycles()) pool_recycle_baseline_[i] = recycle_counts(pools_[i]->mempool());
+    for (size_t i = 0; i < workers_.size(); ++i)
+        worker_recycle_baseline_[i] = recycle_counts_of_worker(i);
 }
 
 }  // namespace pmdfwd

@@ -14,6 +14,7 @@
 #include "plan.hpp"
 #include "pool.hpp"
 #include "port.hpp"
+#include "recycle_mempool.hpp"
 #include "stats_records.hpp"
 #include "worker.hpp"
 
@@ -22,7 +23,7 @@ namespace pmdfwd {
 struct ShutdownReport {
     std::vector<Record> workers;  // final per-worker stats
     Record totals;
-    uint64_t drained = 0;         // mbufs left in rx queues, freed at stop
+    uint64_t drained = 0;         // mbufs left in rx queues and handoff rings, freed at stop
     std::vector<PoolAudit> audits;
     bool pools_full() const {
         for (const auto& a : audits)
@@ -33,8 +34,9 @@ struct ShutdownReport {
 
 class Appliance final : public ControlTarget {
 public:
-    // Pools, ports and workers from a validated plan. pool_prefix keeps
-    // mempool names unique when a test starts several appliances.
+    // Pools, ports and workers from a validated plan, which is built again
+    // against the devices' queue limits (tx = "auto"). pool_prefix keeps
+    // mempool and ring names unique when a test starts several appliances.
     static Result<std::unique_ptr<Appliance>> start(const Config& cfg, const Plan& plan,
                                                     const std::string& pool_prefix = "pmdfwd");
     ~Appliance() override;
@@ -46,6 +48,8 @@ public:
     bool stop_requested() const { return stop_requested_.load(); }
     WorkerSnapshot worker_snapshot(size_t i) const;  // since last clear
     const Port& port_at(size_t i) const { return *ports_[i]; }
+    const Plan& resolved_plan() const { return plan_; }
+    rte_mempool* worker_pool(size_t i) const { return worker_pool_[i]; }
 
     // ControlTarget (telemetry thread).
     Record info() const override;
@@ -63,11 +67,19 @@ public:
 private:
     Appliance(const Config& cfg, const Plan& plan) : cfg_(cfg), plan_(plan) {}
     Status build(const std::string& pool_prefix);
+    Status resolve_plan();
+    Status create_pools(const std::string& pool_prefix);
+    Status create_handoff_rings(const std::string& prefix);
+    void wire_workers();
+    uint64_t drain_handoff_rings();
     WorkerIdentity identity(size_t i) const;
+    RecycleCounts recycle_counts_of_worker(size_t i) const;  // raw, no baseline
 
     Config cfg_;
     Plan plan_;
     std::vector<std::unique_ptr<Pool>> pools_;  // worker pools first, then spare pools
+    std::vector<rte_mempool*> worker_pool_;     // by worker id (all the same for "shared")
+    std::vector<rte_ring*> handoff_rings_;      // by sender worker id; null: sends itself
     std::vector<std::unique_ptr<Port>> ports_;
     std::vector<std::unique_ptr<WorkerContext>> workers_;
     std::vector<bool> launched_;
@@ -79,6 +91,8 @@ private:
     mutable std::mutex baseline_mutex_;  // control plane only
     std::vector<WorkerSnapshot> worker_baseline_;
     std::vector<PortStats> port_baseline_;
+    std::vector<RecycleCounts> pool_recycle_baseline_;
+    std::vector<RecycleCounts> worker_recycle_baseline_;
     std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
 };
 

@@ -27,6 +27,13 @@ struct EalConfig {
     SourceLoc lcores_loc;
 };
 
+// How the workers that send to a port share its TX queues.
+enum class TxMode {
+    auto_select,  // "auto": per-worker queues when the device has enough, else owner
+    per_worker,   // "per-worker": every sending worker has its own TX queue
+    owner,        // "owner": each TX queue is owned by one worker; others hand off to it
+};
+
 struct PortConfig {
     std::string name;
     std::string devargs;
@@ -35,7 +42,9 @@ struct PortConfig {
     uint16_t tx_desc = 1024;
     uint16_t mtu = 1500;
     bool promiscuous = true;
+    TxMode tx = TxMode::auto_select;
     SourceLoc loc;  // the [[port]] table header
+    SourceLoc tx_loc;
 };
 
 enum class ForwardMode { patch, l2 };
@@ -50,14 +59,22 @@ struct ForwardConfig {
     ForwardMode mode = ForwardMode::patch;
     uint16_t burst = 32;
     uint16_t tx_retries = 2;  // extra tx_burst calls for a partly sent burst before dropping
+    uint32_t handoff_ring = 1024;  // slots of each (sender, owner) handoff ring
     std::vector<ForwardPair> pairs;
     std::map<std::string, MacAddr> next_hop_mac;  // output port name -> next hop (l2 mode)
     SourceLoc mode_loc;
     SourceLoc next_hop_loc;
 };
 
+enum class PoolModel {
+    recycle,           // one pool per worker on the pmdfwd_recycle driver
+    shared,            // one stock DPDK pool (default ops) for all workers
+    per_worker_stock,  // one stock DPDK pool per worker
+};
+
 struct PoolConfig {
-    uint32_t mbufs = 8192;  // per pool (one pool per worker)
+    PoolModel model = PoolModel::recycle;
+    uint32_t mbufs = 8192;  // per pool: per worker, or the one pool of model "shared"
     uint32_t cache = 256;
     uint16_t data_room = 2176;  // includes RTE_PKTMBUF_HEADROOM
     SourceLoc loc;              // the [pool] table, for sizing errors
@@ -90,5 +107,7 @@ struct Config {
 };
 
 const char* to_string(ForwardMode mode);
+const char* to_string(TxMode mode);
+const char* to_string(PoolModel model);
 
 }  // namespace pmdfwd

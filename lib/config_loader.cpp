@@ -77,6 +77,24 @@ public:
         return n;
     }
 
+    // One of a fixed set of names; the error lists them.
+    template <class E, size_t N>
+    const toml::node* choice(const char* key, E& out, const std::pair<const char*, E> (&names)[N]) {
+        std::string text;
+        const toml::node* n = string(key, text, 32);
+        if (!n) return nullptr;
+        std::string expected;
+        for (size_t i = 0; i < N; ++i) {
+            if (text == names[i].first) {
+                out = names[i].second;
+                return n;
+            }
+            expected += (i == 0 ? "\"" : i + 1 == N ? " or \"" : ", \"") +
+                        std::string(names[i].first) + "\"";
+        }
+        fail(*n, key, "unknown " + std::string(key) + " '" + text + "' (expected " + expected + ")");
+    }
+
     const toml::node* take(const char* key) {
         const toml::node* n = table_.get(key);
         if (n) taken_.insert(key);
@@ -125,6 +143,22 @@ private:
 };
 
 SourceLoc loc_of(const toml::node& n) { return {n.source().begin.line, n.source().begin.column}; }
+
+constexpr std::pair<const char*, ForwardMode> kForwardModes[] = {{"patch", ForwardMode::patch},
+                                                                  {"l2", ForwardMode::l2}};
+constexpr std::pair<const char*, TxMode> kTxModes[] = {
+    {"auto", TxMode::auto_select}, {"per-worker", TxMode::per_worker}, {"owner", TxMode::owner}};
+constexpr std::pair<const char*, PoolModel> kPoolModels[] = {
+    {"recycle", PoolModel::recycle},
+    {"shared", PoolModel::shared},
+    {"per-worker-stock", PoolModel::per_worker_stock}};
+
+template <class E, size_t N>
+const char* name_of(E value, const std::pair<const char*, E> (&names)[N]) {
+    for (const auto& [name, v] : names)
+        if (v == value) return name;
+    return "?";
+}
 
 bool is_identifier(std::string_view s) {
     if (s.empty() || s.size() > 32) return false;
@@ -180,6 +214,7 @@ void read_port(TableReader& root, const toml::node& node, size_t index, PortConf
     r.integer("tx_desc", port.tx_desc, 32, 32768);
     r.integer("mtu", port.mtu, 68, 9600);
     r.boolean("promiscuous", port.promiscuous);
+    if (const auto* n = r.choice("tx", port.tx, kTxModes)) port.tx_loc = loc_of(*n);
     r.finish();
 }
 
@@ -188,18 +223,17 @@ void read_port(TableReader& root, const toml::node& node, size_t index, PortConf
 void read_forward(TableReader& root, const toml::node& node, const std::vector<PortConfig>& ports,
                   ForwardConfig& fwd) {
     TableReader r(require_table(root, node, "forward"), "forward", root.file());
-    std::string mode;
-    if (const auto* n = r.string("mode", mode, 16)) {
-        fwd.mode_loc = loc_of(*n);
-        if (mode == "patch")
-            fwd.mode = ForwardMode::patch;
-        else if (mode == "l2")
-            fwd.mode = ForwardMode::l2;
-        else
-            r.fail(*n, "mode", "unknown mode '" + mode + "' (expected \"patch\" or \"l2\")");
-    }
+    if (const auto* n = r.choice("mode", fwd.mode, kForwardModes)) fwd.mode_loc = loc_of(*n);
     r.integer("burst", fwd.burst, 1, 512);
     r.integer("tx_retries", fwd.tx_retries, 0, 64);
+    if (const auto* n = r.take("handoff_ring")) {
+        r.integer("handoff_ring", fwd.handoff_ring, 32, 65536);
+        if (fwd.handoff_ring < fwd.burst)
+            r.fail(*n, "handoff_ring",
+                   "handoff_ring " + std::to_string(fwd.handoff_ring) +
+                       " cannot hold one burst of " + std::to_string(fwd.burst) +
+                       "; make it at least burst");
+    }
     if (const auto* n = r.take("pairs")) {
         const auto* arr = n->as_array();
         if (!arr) r.fail(*n, "pairs", "expected an array of [\"from\", \"to\"] port name pairs");
@@ -236,6 +270,7 @@ void read_forward(TableReader& root, const toml::node& node, const std::vector<P
 void read_pool(TableReader& root, const toml::node& node, PoolConfig& pool) {
     TableReader r(require_table(root, node, "pool"), "pool", root.file());
     pool.loc = loc_of(node);
+    r.choice("model", pool.model, kPoolModels);
     r.integer("mbufs", pool.mbufs, 512, 16 << 20);
     r.integer("cache", pool.cache, 0, 512);
     r.integer("data_room", pool.data_room, 256, 65535);
@@ -288,7 +323,9 @@ Config read_root(const toml::table& doc, const std::string& file) {
 
 }  // namespace
 
-const char* to_string(ForwardMode mode) { return mode == ForwardMode::l2 ? "l2" : "patch"; }
+const char* to_string(ForwardMode mode) { return name_of(mode, kForwardModes); }
+const char* to_string(TxMode mode) { return name_of(mode, kTxModes); }
+const char* to_string(PoolModel model) { return name_of(model, kPoolModels); }
 
 ConfigResult parse_config(std::string_view text, std::string_view file) {
     const std::string file_name(file);

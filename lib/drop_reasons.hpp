@@ -8,6 +8,7 @@ namespace pmdfwd {
 
 #define PMDFWD_DROP_REASONS(X)                                                     \
     X(tx_full, "the TX ring stayed full after tx_retries extra tx_burst calls")    \
+    X(handoff_full, "the handoff ring to the owner of the output TX queue was full") \
     X(no_route, "the rx port is the source of no forwarding pair")                \
     X(runt, "l2 mode: the first segment is shorter than an Ethernet header")
 

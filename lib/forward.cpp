@@ -1,9 +1,11 @@
 // Burst forwarding (see forward.hpp). Runs on worker lcores; drops are
-// tx_full, no_route and runt, counted by the caller from BurstOutcome.
+// tx_full, handoff_full, no_route and runt, counted by the caller from
+// BurstOutcome.
 #include "forward.hpp"
 
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
+#include <rte_ring.h>
 
 #include <cstring>
 
@@ -58,6 +60,33 @@ uint16_t rewrite_l2(const L2Header& hdr, rte_mbuf** pkts, uint16_t n, BurstOutco
     return kept;
 }
 
+// Transmits with up to `retries` extra calls; frees and counts what is left.
+uint16_t transmit(uint16_t port, uint16_t queue, uint16_t retries, rte_mbuf** pkts, uint16_t n,
+                  BurstOutcome& out) {
+    uint16_t sent = rte_eth_tx_burst(port, queue, pkts, n);
+    for (uint16_t retry = 0; sent < n && retry < retries; ++retry)
+        sent += rte_eth_tx_burst(port, queue, pkts + sent, uint16_t(n - sent));
+    if (unlikely(sent < n)) {
+        out.tx_bytes -= sum_pkt_len(pkts + sent, uint16_t(n - sent));
+        rte_pktmbuf_free_bulk(pkts + sent, unsigned(n - sent));
+        out.drops[idx(DropReason::tx_full)] += n - sent;
+    }
+    out.tx_pkts += sent;
+    return sent;
+}
+
+// The sender never waits for the owner: what the ring cannot take is dropped.
+void hand_off(rte_ring* ring, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
+    const unsigned queued = rte_ring_sp_enqueue_burst(ring, reinterpret_cast<void**>(pkts), n,
+                                                      nullptr);
+    out.tx_bytes = 0;  // counted by the owner when it transmits
+    out.handoff_out = queued;
+    if (unlikely(queued < n)) {
+        rte_pktmbuf_free_bulk(pkts + queued, n - queued);
+        out.drops[idx(DropReason::handoff_full)] = n - queued;
+    }
+}
+
 }  // namespace
 
 template <ForwardMode kMode>
@@ -76,15 +105,24 @@ BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n) 
         out.rx_bytes = out.tx_bytes = sum_pkt_len(pkts, n);
     }
 
-    uint16_t sent = rte_eth_tx_burst(w.tx_port, w.tx_queue, pkts, to_send);
-    for (uint16_t retry = 0; sent < to_send && retry < w.tx_retries; ++retry)
-        sent += rte_eth_tx_burst(w.tx_port, w.tx_queue, pkts + sent, uint16_t(to_send - sent));
-    if (unlikely(sent < to_send)) {
-        out.tx_bytes -= sum_pkt_len(pkts + sent, uint16_t(to_send - sent));
-        rte_pktmbuf_free_bulk(pkts + sent, unsigned(to_send - sent));
-        out.drops[idx(DropReason::tx_full)] = to_send - sent;
+    if (w.handoff_out)
+        hand_off(w.handoff_out, pkts, to_send, out);
+    else
+        transmit(w.tx_port, w.tx_queue, w.tx_retries, pkts, to_send, out);
+    return out;
+}
+
+BurstOutcome transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch) {
+    BurstOutcome out;
+    for (unsigned i = 0; i < w.handoff_in_count; ++i) {
+        const HandoffIn& h = w.handoff_in[i];
+        const auto n = uint16_t(rte_ring_sc_dequeue_burst(
+            h.ring, reinterpret_cast<void**>(scratch), w.burst, nullptr));
+        if (n == 0) continue;
+        out.handoff_in += n;
+        out.tx_bytes += sum_pkt_len(scratch, n);
+        transmit(h.port, h.queue, w.tx_retries, scratch, n, out);
     }
-    out.tx_pkts = sent;
     return out;
 }
 

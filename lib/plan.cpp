@@ -1,9 +1,12 @@
 // Cross-field config checks and worker/queue assignment (see plan.hpp).
 #include "plan.hpp"
 
+#include <algorithm>
+#include <optional>
 #include <set>
 
 #include "lcore_list.hpp"
+#include "pmd_quirks.hpp"
 
 namespace pmdfwd {
 
@@ -36,9 +39,109 @@ std::variant<std::vector<int>, ConfigError> resolve_pairs(const Config& cfg) {
     return out;
 }
 
+
+// Per-worker queues unless the port says owner, or says auto and the device
+// cannot give every sender a queue of its own.
+std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const PortLimits* limits,
+                                            Plan& plan) {
+    const PortConfig& port = cfg.ports[p];
+    PortPlan& pp = plan.ports[p];
+    std::vector<WorkerPlan*> senders, pollers;
+    for (auto& w : plan.workers) {
+        if (w.tx_port == int(p)) senders.push_back(&w);
+        if (w.rx_port == p) pollers.push_back(&w);
+    }
+    const auto fits = [&](uint16_t tx) {
+        const QueueCounts q = configured_queue_counts(limits->driver, pp.rx_queues, tx);
+        return q.rx <= limits->max_rx_queues && q.tx <= limits->max_tx_queues;
+    };
+    const SourceLoc loc = port.tx_loc.line ? port.tx_loc : port.loc;
+    const std::string key = "port[" + std::to_string(p) + "].tx";
+    pp.tx = port.tx;
+    pp.tx_resolved = port.tx != TxMode::auto_select || limits;
+    if (port.tx == TxMode::auto_select)
+        pp.tx = !limits || fits(uint16_t(senders.size())) ? TxMode::per_worker : TxMode::owner;
+    if (pp.tx == TxMode::per_worker) {
+        if (limits && !fits(uint16_t(senders.size())))
+            return at(cfg, loc, key,
+                      "port '" + port.name + "' (" + limits->driver + ") allows at most " +
+                          std::to_string(limits->max_tx_queues) + " tx queues but tx = " +
+                          "\"per-worker\" needs " + std::to_string(senders.size()) +
+                          " (one per sending worker); set tx = \"owner\" or \"auto\"");
+        for (auto* w : senders) w->tx_queue = pp.tx_queues++;
+        return std::nullopt;
+    }
+    if (senders.empty()) return std::nullopt;
+    // Owner mode: queue q belongs to the worker polling rx queue q, so the
+    // owner sits on the port it transmits on; a port nobody polls gets one
+    // queue, owned by its first sender.
+    std::vector<WorkerPlan*> owners = pollers.empty() ? std::vector{senders.front()} : pollers;
+    if (limits) {
+        uint16_t most = 1;
+        while (most < owners.size() && fits(uint16_t(most + 1))) ++most;
+        if (!fits(most))
+            return at(cfg, loc, key,
+                      "port '" + port.name + "' (" + limits->driver +
+                          ") cannot set up even one tx queue");
+        owners.resize(most);
+    }
+    pp.tx_queues = uint16_t(owners.size());
+    for (size_t k = 0; k < senders.size(); ++k) {
+        WorkerPlan* w = senders[k];
+        const auto own = std::find(owners.begin(), owners.end(), w);
+        const size_t q = own != owners.end() ? size_t(own - owners.begin()) : k % owners.size();
+        w->tx_queue = uint16_t(q);
+        if (owners[q] != w) w->handoff_to = int(owners[q]->id);
+    }
+    return std::nullopt;
+}
+
+// A worker's pool feeds its rx ring, the tx ring it fills (and the handoff
+// ring in front of it), one burst in hand, and the per-lcore caches of the
+// worker and the main lcore; a cache holds up to 1.5 x its size before it
+// flushes, hence 3 x cache. Model "shared" feeds every worker from one pool.
+std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) {
+    const bool shared = cfg.pool.model == PoolModel::shared;
+    uint64_t shared_need = 0;
+    std::string shared_why;
+    for (const auto& w : plan.workers) {
+        const auto& rx = cfg.ports[w.rx_port];
+        const unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
+        const unsigned handoff = w.handoff_to == kNoWorker ? 0 : cfg.forward.handoff_ring;
+        const unsigned need =
+            rx.rx_desc + tx_desc + handoff + cfg.forward.burst + 3 * cfg.pool.cache;
+        const std::string why =
+            "rx_desc " + std::to_string(rx.rx_desc) + " + tx_desc " + std::to_string(tx_desc) +
+            (handoff ? " + handoff_ring " + std::to_string(handoff) : "") + " + burst " +
+            std::to_string(cfg.forward.burst) + " + 3 x cache " + std::to_string(cfg.pool.cache);
+        if (shared) {
+            shared_need += need;
+            shared_why += (shared_why.empty() ? "" : ", ") + ("worker " + std::to_string(w.id) +
+                                                               " " + std::to_string(need));
+            continue;
+        }
+        if (cfg.pool.mbufs >= need) continue;
+        // Without a [pool] table the default is too small for this port's rings.
+        const bool pool_in_file = cfg.pool.loc.line != 0;
+        const std::string key =
+            pool_in_file ? "pool.mbufs" : "port[" + std::to_string(w.rx_port) + "].rx_desc";
+        return at(cfg, pool_in_file ? cfg.pool.loc : rx.loc, key,
+                  std::to_string(cfg.pool.mbufs) + " mbufs per pool is too few for worker " +
+                      std::to_string(w.id) + " (" + why + " = " + std::to_string(need) +
+                      "); raise pool.mbufs or lower the descriptor counts");
+    }
+    if (shared && cfg.pool.mbufs < shared_need)
+        return at(cfg, cfg.pool.loc, "pool.mbufs",
+                  std::to_string(cfg.pool.mbufs) + " mbufs in the shared pool is too few for " +
+                      std::to_string(plan.workers.size()) + " workers (" + shared_why +
+                      " = " + std::to_string(shared_need) +
+                      "); raise pool.mbufs or lower the descriptor counts");
+    return std::nullopt;
+}
+
 }  // namespace
 
-PlanResult build_plan(const Config& cfg) {
+PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) {
     if (cfg.ports.empty())
         return at(cfg, {1, 1}, "port", "the config declares no [[port]]; at least one is needed");
     std::set<std::string> names;
@@ -113,7 +216,6 @@ PlanResult build_plan(const Config& cfg) {
             w.rx_port = unsigned(p);
             w.rx_queue = q;
             w.tx_port = out_port[p];
-            if (w.tx_port != kNoPort) w.tx_queue = plan.ports[size_t(w.tx_port)].tx_queues++;
             plan.workers.push_back(w);
         }
         plan.ports[p].rx_queues = cfg.ports[p].rx_queues;
@@ -125,26 +227,10 @@ PlanResult build_plan(const Config& cfg) {
     for (size_t i = worker_count + 1; i < lcores.lcores.size(); ++i)
         plan.unused_lcores.push_back(lcores.lcores[i]);
 
-    // A worker's pool feeds its rx ring, the tx ring it fills, one burst in
-    // hand, and the per-lcore caches of the worker and the main lcore; a
-    // cache holds up to 1.5 x its size before it flushes, hence 3 x cache.
-    for (const auto& w : plan.workers) {
-        const auto& rx = cfg.ports[w.rx_port];
-        const unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
-        const unsigned need = rx.rx_desc + tx_desc + cfg.forward.burst + 3 * cfg.pool.cache;
-        if (cfg.pool.mbufs >= need) continue;
-        // Without a [pool] table the default is too small for this port's rings.
-        const bool pool_in_file = cfg.pool.loc.line != 0;
-        const std::string key =
-            pool_in_file ? "pool.mbufs" : "port[" + std::to_string(w.rx_port) + "].rx_desc";
-        return at(cfg, pool_in_file ? cfg.pool.loc : rx.loc, key,
-                  std::to_string(cfg.pool.mbufs) + " mbufs per pool is too few for worker " +
-                      std::to_string(w.id) + " (rx_desc " + std::to_string(rx.rx_desc) +
-                      " + tx_desc " + std::to_string(tx_desc) + " + burst " +
-                      std::to_string(cfg.forward.burst) + " + 3 x cache " +
-                      std::to_string(cfg.pool.cache) + " = " + std::to_string(need) +
-                      "); raise pool.mbufs or lower the descriptor counts");
-    }
+    for (size_t p = 0; p < cfg.ports.size(); ++p)
+        if (auto e = assign_tx_queues(cfg, p, limits ? &(*limits)[p] : nullptr, plan)) return *e;
+
+    if (auto e = check_pool_size(cfg, plan)) return *e;
     return plan;
 }
 
@@ -154,23 +240,38 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
                     std::to_string(cfg.forward.burst) + ", tx_retries " +
                     std::to_string(cfg.forward.tx_retries) + ", main lcore " +
                     std::to_string(plan.main_lcore) + ", " + std::to_string(plan.workers.size()) +
-                    " worker(s), pool " + std::to_string(cfg.pool.mbufs) + " mbufs/worker");
+                    " worker(s), pool model " + to_string(cfg.pool.model) + ", " +
+                    std::to_string(cfg.pool.mbufs) +
+                    (cfg.pool.model == PoolModel::shared ? " mbufs shared" : " mbufs/worker"));
     for (size_t p = 0; p < cfg.ports.size(); ++p) {
         const auto& port = cfg.ports[p];
+        const PortPlan& pp = plan.ports[p];
+        std::string tx = std::string(to_string(pp.tx));
+        if (!pp.tx_resolved) tx = "auto";
+        else if (port.tx == TxMode::auto_select) tx += " (auto)";
         lines.push_back("port " + std::to_string(p) + " '" + port.name + "' " + port.devargs +
-                        ": rx_queues " + std::to_string(plan.ports[p].rx_queues) +
-                        ", tx_queues " + std::to_string(plan.ports[p].tx_queues) + ", mtu " +
+                        ": rx_queues " + std::to_string(pp.rx_queues) + ", tx_queues " +
+                        std::to_string(pp.tx_queues) + ", tx " + tx + ", mtu " +
                         std::to_string(port.mtu));
     }
     for (const auto& w : plan.workers) {
         std::string line = "worker " + std::to_string(w.id) + " on lcore " +
                            std::to_string(w.lcore) + ": polls '" + cfg.ports[w.rx_port].name +
                            "' rxq " + std::to_string(w.rx_queue);
+        const std::string queue = w.tx_port == kNoPort ? "" :
+            "'" + cfg.ports[size_t(w.tx_port)].name + "' txq " + std::to_string(w.tx_queue);
         if (w.tx_port == kNoPort)
             line += " -> no pair (drop)";
+        else if (w.handoff_to == kNoWorker)
+            line += " -> sends on " + queue;
         else
-            line += " -> sends on '" + cfg.ports[size_t(w.tx_port)].name + "' txq " +
-                    std::to_string(w.tx_queue);
+            line += " -> hands off to worker " + std::to_string(w.handoff_to) + ", owner of " +
+                    queue;
+        std::string from;
+        for (const auto& s : plan.workers)
+            if (s.handoff_to == int(w.id))
+                from += (from.empty() ? "" : ", ") + std::to_string(s.id);
+        if (!from.empty()) line += "; transmits for worker(s) " + from;
         lines.push_back(line);
     }
     if (!plan.unused_lcores.empty()) {

@@ -1,5 +1,7 @@
-// The resolved plan: which worker lcore polls which (port, rx queue) and which
-// TX queue it owns on its output port. Pure: computed and checked before EAL.
+// The resolved plan: which worker lcore polls which (port, rx queue), and how
+// each worker reaches its output port: on a TX queue of its own, or by handing
+// its bursts to the worker that owns the queue. Pure: computed and checked
+// before EAL, and again at start with the devices' queue limits.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 namespace pmdfwd {
 
 constexpr int kNoPort = -1;
+constexpr int kNoWorker = -1;
 constexpr unsigned kPktmbufHeadroom = 128;  // RTE_PKTMBUF_HEADROOM in Debian's build
 constexpr unsigned kL2Overhead = 18 + 4;    // Ethernet header + FCS + one VLAN tag
 
@@ -22,12 +25,22 @@ struct WorkerPlan {
     unsigned rx_port = 0;  // index into Config::ports
     uint16_t rx_queue = 0;
     int tx_port = kNoPort;  // index into Config::ports, or kNoPort: no pair, drop all
-    uint16_t tx_queue = 0;
+    uint16_t tx_queue = 0;  // the TX queue its packets leave on
+    int handoff_to = kNoWorker;  // kNoWorker: it owns tx_queue; else the id of the owner
 };
 
 struct PortPlan {
     uint16_t rx_queues = 0;  // polled by workers
-    uint16_t tx_queues = 0;  // owned by workers (one per sending worker)
+    uint16_t tx_queues = 0;  // each transmitted on by exactly one worker
+    TxMode tx = TxMode::per_worker;  // per_worker or owner once resolved
+    bool tx_resolved = true;  // false: "auto" while the device's limits are unknown
+};
+
+// What a device allows, read at start; the plan is rebuilt against it.
+struct PortLimits {
+    std::string driver;
+    uint16_t max_rx_queues = 0;
+    uint16_t max_tx_queues = 0;
 };
 
 struct Plan {
@@ -40,8 +53,9 @@ struct Plan {
 
 using PlanResult = std::variant<Plan, ConfigError>;
 
-// Cross-field validation plus worker assignment.
-PlanResult build_plan(const Config& cfg);
+// Cross-field validation plus worker assignment. Without limits (--check,
+// before EAL) tx = "auto" is shown as per-worker and left unresolved.
+PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits = nullptr);
 
 // Lines describing the plan, as printed at start, by --check and by the CLI.
 std::vector<std::string> render_plan(const Config& cfg, const Plan& plan);

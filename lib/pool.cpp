@@ -6,6 +6,8 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "recycle_mempool.hpp"
+
 namespace pmdfwd {
 
 Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbufs,
@@ -20,6 +22,17 @@ Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbu
     }
     return std::unique_ptr<Pool>(new Pool(mp, name));
 }
+
+Result<std::unique_ptr<Pool>> Pool::create_recycle(const std::string& name, uint32_t mbufs,
+                                                   uint32_t cache, uint16_t data_room, int socket,
+                                                   unsigned owner_lcore) {
+    auto mp = create_recycle_pktmbuf_pool(name.c_str(), mbufs, cache, data_room, socket,
+                                          owner_lcore);
+    if (!mp) return mp.error();
+    return std::unique_ptr<Pool>(new Pool(mp.value(), name));
+}
+
+bool Pool::recycles() const { return is_recycle_pool(mp_); }
 
 Pool::~Pool() { rte_mempool_free(mp_); }
 

@@ -1,5 +1,6 @@
-// An mbuf pool owned by one worker, and the exact audit used at shutdown.
-// Created and destroyed on the main lcore.
+// An mbuf pool (stock DPDK ops, or the recycle driver owned by one worker
+// lcore), and the exact audit used at shutdown. Created and destroyed on the
+// main lcore.
 #pragma once
 
 #include <cstdint>
@@ -21,13 +22,19 @@ struct PoolAudit {
 
 class Pool {
 public:
+    // Stock: the default mempool ops (ring_mp_mc) behind DPDK's lcore caches.
     static Result<std::unique_ptr<Pool>> create(const std::string& name, uint32_t mbufs,
                                                 uint32_t cache, uint16_t data_room, int socket);
+    // The pmdfwd_recycle driver, owned by owner_lcore.
+    static Result<std::unique_ptr<Pool>> create_recycle(const std::string& name, uint32_t mbufs,
+                                                        uint32_t cache, uint16_t data_room,
+                                                        int socket, unsigned owner_lcore);
     ~Pool();
     Pool(const Pool&) = delete;
     Pool& operator=(const Pool&) = delete;
 
     rte_mempool* mempool() const { return mp_; }
+    bool recycles() const;
     const std::string& name() const { return name_; }
     PoolAudit audit() const;
 

@@ -23,6 +23,19 @@ PortStats PortStats::minus(const PortStats& b) const {
             oerrors - b.oerrors,   rx_nombuf - b.rx_nombuf};
 }
 
+Result<PortLimits> probe_port_limits(const PortConfig& cfg) {
+    const std::string dev_name = devargs_name(cfg.devargs);
+    uint16_t id = 0;
+    if (rte_eth_dev_get_port_by_name(dev_name.c_str(), &id) != 0)
+        return make_error("port '" + cfg.name + "': no DPDK device named '" + dev_name +
+                          "' was probed; check devargs '" + cfg.devargs + "'");
+    rte_eth_dev_info info{};
+    if (int rc = rte_eth_dev_info_get(id, &info); rc != 0)
+        return make_error("port '" + cfg.name + "': " + dpdk_error("rte_eth_dev_info_get", rc), rc);
+    return PortLimits{info.driver_name ? info.driver_name : "?", info.max_rx_queues,
+                      info.max_tx_queues};
+}
+
 Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     const PortConfig& cfg = *setup.config;
     const std::string who = "port '" + cfg.name + "'";

@@ -32,6 +32,10 @@ struct PortSetup {
     std::function<Result<rte_mempool*>(uint32_t mbufs)> make_spare_pool;
 };
 
+// The queue limits of the ethdev that devargs names, so the plan can decide
+// between per-worker TX queues and handoff before any port is configured.
+Result<PortLimits> probe_port_limits(const PortConfig& cfg);
+
 class Port {
 public:
     // Finds the ethdev named by devargs, configures and starts it. On error the

@@ -13,7 +13,8 @@ void add_counts(Record& r, const WorkerSnapshot& s) {
     r.add("drops", s.total_drops());
     for (size_t i = 0; i < kDropReasonCount; ++i)
         r.add(std::string("drop_") + kDropReasons[i].name, s.drops[i]);
-    r.add("in_flight", s.in_flight);
+    r.add("handoff_out", s.handoff_out);
+    r.add("handoff_in", s.handoff_in);
     r.add("polls", s.polls);
     r.add("empty_polls", s.empty_polls);
     r.add("busy_tsc", s.busy_tsc);
@@ -62,12 +63,27 @@ Record pool_record(const PoolAudit& a, uint64_t cache_size, int64_t avail, int s
     return r;
 }
 
+void add_recycle_counts(Record& r, const RecycleCounts& c, const std::string& prefix) {
+    for_each_recycle_count(c, c, [&](const RecycleCountInfo& info, uint64_t v, uint64_t) {
+        r.add(prefix + info.name, v);
+    });
+}
+
+void add_recycle_levels(Record& r, const RecycleLevels& l) {
+    r.add("free_owner_store", l.owner_store);
+    r.add("free_pending", l.pending);
+    r.add("free_defer_rings", l.defer_rings);
+    r.add("free_shared_ring", l.shared_ring);
+    r.add("overflow", l.overflow);
+}
+
 Record totals_record(const std::vector<WorkerSnapshot>& all) {
     WorkerSnapshot sum;
     for (const auto& s : all) sum += s;
     Record r;
     r.add("workers", uint64_t(all.size()));
     add_counts(r, sum);
+    r.add("in_flight", sum.in_flight());
     return r;
 }
 

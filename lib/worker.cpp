@@ -1,7 +1,10 @@
 // The busy-poll loop (see worker.hpp). Runs on a worker lcore: no locks, no
-// heap, no syscalls, no logging. Counters accumulate in locals and are
-// published to WorkerStats in one seqlock-bracketed update every
-// kPublishEveryBursts busy polls, on every empty poll, and at stop.
+// heap, no syscalls, no logging. Each iteration: transmit what other workers
+// handed over, receive and forward a burst, push deferred frees back to their
+// owners. Counters accumulate in locals and are published to WorkerStats in
+// one seqlock-bracketed update every kPublishEveryBursts busy polls, on the
+// first empty poll after traffic, every kPublishEveryIdlePolls idle polls, and
+// at stop.
 #include "worker.hpp"
 
 #include <rte_cycles.h>
@@ -28,6 +31,21 @@ void publish(WorkerStats& s, PendingCounts& p) {
     p = PendingCounts{};
 }
 
+void account(PendingCounts& p, const BurstOutcome& out) {
+    p.rx_bytes += out.rx_bytes;
+    p.tx_pkts += out.tx_pkts;
+    p.tx_bytes += out.tx_bytes;
+    p.handoff_out += out.handoff_out;
+    p.handoff_in += out.handoff_in;
+    for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += out.drops[i];
+}
+
+// Frees of other workers' recycle mbufs made on this lcore during the
+// iteration (by tx_burst or by drops) go back to their owners now.
+void flush_deferred_frees(const WorkerContext& w) {
+    for (unsigned i = 0; i < w.defer_flush_count; ++i) flush_deferred(w.defer_flush[i]);
+}
+
 // The TSC is read on every empty poll (idle: nothing to save) and once per
 // kPublishEveryBursts busy polls, not on every poll: a read costs ~10 ns in a
 // VM guest, a fifth of a 32-packet burst's budget at full rate. A stretch of
@@ -41,8 +59,16 @@ void poll_loop(WorkerContext& w) {
     unsigned idle_since_publish = 0;
     uint64_t prev_tsc = rte_rdtsc();
     while (!w.stop->load(std::memory_order_relaxed)) {
+        // Bursts handed over by other workers go first: they have waited longest.
+        uint64_t handed_in = 0;
+        if (w.handoff_in_count != 0) {
+            const BurstOutcome in = transmit_handoffs(w, pkts);
+            handed_in = in.handoff_in;
+            account(p, in);
+        }
         const uint16_t n = rte_eth_rx_burst(w.rx_port, w.rx_queue, pkts, w.burst);
-        if (n == 0) {
+        if (n == 0 && handed_in == 0) {
+            flush_deferred_frees(w);
             const uint64_t now = rte_rdtsc();
             (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;
             prev_tsc = now;
@@ -53,21 +79,20 @@ void poll_loop(WorkerContext& w) {
             // wait for the next burst; while idle, only every
             // kPublishEveryIdlePolls, so a reader is not starved by a writer
             // rewriting the counter lines every few nanoseconds.
-            if (p.rx_pkts != 0 || ++idle_since_publish == kPublishEveryIdlePolls) {
+            if (p.polls != p.empty_polls || ++idle_since_publish == kPublishEveryIdlePolls) {
                 publish(w.stats, p);
                 idle_since_publish = 0;
             }
             continue;
         }
-        const BurstOutcome out = forward_burst<kMode>(w, pkts, n);
         p.polls++;
-        p.rx_pkts += n;
-        p.rx_bytes += out.rx_bytes;
-        p.tx_pkts += out.tx_pkts;
-        p.tx_bytes += out.tx_bytes;
-        for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += out.drops[i];
-        p.burst_hist[burst_bucket(n)]++;
-        p.full_bursts += n == w.burst;
+        if (n != 0) {
+            account(p, forward_burst<kMode>(w, pkts, n));
+            p.rx_pkts += n;
+            p.burst_hist[burst_bucket(n)]++;
+            p.full_bursts += n == w.burst;
+        }
+        flush_deferred_frees(w);
         if (++busy_since_tsc == kPublishEveryBursts) {
             const uint64_t now = rte_rdtsc();
             p.busy_tsc += now - prev_tsc;
@@ -76,6 +101,7 @@ void poll_loop(WorkerContext& w) {
             publish(w.stats, p);
         }
     }
+    flush_deferred_frees(w);
     const uint64_t now = rte_rdtsc();
     (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;
     publish(w.stats, p);

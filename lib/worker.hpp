@@ -1,18 +1,32 @@
 // A forwarding worker: the per-lcore context and the busy-poll loop that runs
-// on it. One worker owns one (port, rx queue) and one TX queue on its output
-// port; nothing here is written by any other core except the stop flag.
+// on it. One worker polls one (port, rx queue); it either owns a TX queue on
+// its output port or hands its bursts to the worker that does, and it
+// transmits whatever other workers hand to it. Nothing here is written by any
+// other core; the stop flag is written by the main lcore.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 
+struct rte_ring;
+
 #include "config.hpp"
 #include "l2_header.hpp"
+#include "recycle_mempool.hpp"
 #include "worker_stats.hpp"
 
 namespace pmdfwd {
 
 constexpr uint16_t kMaxBurst = 512;
+constexpr unsigned kMaxWorkers = RTE_MAX_LCORE - 1;  // every lcore but the main one
+
+// A single-producer/single-consumer ring from one sender and the TX queue its
+// bursts leave on.
+struct HandoffIn {
+    rte_ring* ring = nullptr;
+    uint16_t port = 0;
+    uint16_t queue = 0;
+};
 
 struct alignas(64) WorkerContext {
     // Read-only after launch.
@@ -23,6 +37,13 @@ struct alignas(64) WorkerContext {
     uint16_t tx_port = 0;
     uint16_t tx_queue = 0;
     bool has_tx = false;
+    rte_ring* handoff_out = nullptr;  // set: tx_queue belongs to another worker; hand off
+    unsigned handoff_in_count = 0;
+    HandoffIn handoff_in[kMaxWorkers];  // bursts other workers hand to this one
+    // Recycle pools of other workers: frees of their mbufs on this lcore are
+    // pushed back to them at the end of every loop iteration.
+    unsigned defer_flush_count = 0;
+    DeferFlush defer_flush[kMaxWorkers];
     ForwardMode mode = ForwardMode::patch;
     uint16_t burst = 32;
     uint16_t tx_retries = 0;

@@ -6,14 +6,13 @@
 namespace pmdfwd {
 
 WorkerSnapshot WorkerSnapshot::minus(const WorkerSnapshot& base) const {
-    WorkerSnapshot d = *this;  // in_flight is a level: kept as is
+    WorkerSnapshot d = *this;
     for_each_counter(d, base, [](uint64_t& x, uint64_t y) { x -= y; });
     return d;
 }
 
 WorkerSnapshot& WorkerSnapshot::operator+=(const WorkerSnapshot& other) {
     for_each_counter(*this, other, [](uint64_t& x, uint64_t y) { x += y; });
-    in_flight += other.in_flight;
     return *this;
 }
 
@@ -26,7 +25,6 @@ WorkerSnapshot WorkerStats::read() const {
             continue;
         }
         for_each_counter(s, *this, [](uint64_t& x, const Counter& c) { x = c.get(); });
-        s.in_flight = in_flight.get();
         std::atomic_thread_fence(std::memory_order_acquire);
         if (seq_.load(std::memory_order_relaxed) == before) return s;
     }

@@ -1,6 +1,6 @@
 // Per-worker counters: one cache-line-aligned block written only by its worker,
 // read by the control thread through a sequence lock so every snapshot is
-// consistent (rx == tx + drops + in_flight holds in each one).
+// consistent: rx + handoff_in == tx + drops + handoff_out holds in each one.
 #pragma once
 
 #include <array>
@@ -26,7 +26,8 @@ private:
 struct WorkerSnapshot {
     uint64_t rx_pkts = 0, rx_bytes = 0, tx_pkts = 0, tx_bytes = 0;
     uint64_t polls = 0, empty_polls = 0, busy_tsc = 0, idle_tsc = 0;
-    uint64_t in_flight = 0;
+    uint64_t handoff_out = 0;  // bursts' packets handed to the owner of a TX queue
+    uint64_t handoff_in = 0;   // packets taken from handoff rings to transmit
     std::array<uint64_t, kDropReasonCount> drops{};
     std::array<uint64_t, kBurstBuckets> burst_hist{};
     uint64_t full_bursts = 0;
@@ -36,14 +37,16 @@ struct WorkerSnapshot {
         for (const auto d : drops) t += d;
         return t;
     }
+    // Handed off and not yet taken by the owner. Meaningful for a sum over
+    // all workers, where rx == tx + drops + in_flight.
+    uint64_t in_flight() const { return handoff_out > handoff_in ? handoff_out - handoff_in : 0; }
     // Counters only grow, so "since clear" is a subtraction (OVS pmd-stats-clear).
     WorkerSnapshot minus(const WorkerSnapshot& base) const;
-    WorkerSnapshot& operator+=(const WorkerSnapshot& other);  // in_flight too
+    WorkerSnapshot& operator+=(const WorkerSnapshot& other);
 };
 
 // The one list of counters: calls fn(a.x, b.x) for every counter x of two
-// objects with the counter fields (snapshots or WorkerStats). in_flight is a
-// level, not a counter, and is left to the caller.
+// objects with the counter fields (snapshots or WorkerStats).
 template <class A, class B, class Fn>
 void for_each_counter(A& a, B& b, Fn&& fn) {
     fn(a.rx_pkts, b.rx_pkts);
@@ -54,6 +57,8 @@ void for_each_counter(A& a, B& b, Fn&& fn) {
     fn(a.empty_polls, b.empty_polls);
     fn(a.busy_tsc, b.busy_tsc);
     fn(a.idle_tsc, b.idle_tsc);
+    fn(a.handoff_out, b.handoff_out);
+    fn(a.handoff_in, b.handoff_in);
     for (size_t i = 0; i < kDropReasonCount; ++i) fn(a.drops[i], b.drops[i]);
     for (size_t i = 0; i < kBurstBuckets; ++i) fn(a.burst_hist[i], b.burst_hist[i]);
     fn(a.full_bursts, b.full_bursts);
@@ -70,7 +75,7 @@ public:
 
     Counter rx_pkts, rx_bytes, tx_pkts, tx_bytes;
     Counter polls, empty_polls, busy_tsc, idle_tsc;
-    Counter in_flight;  // received and counted, not yet sent or dropped
+    Counter handoff_out, handoff_in;
     std::array<Counter, kDropReasonCount> drops;
     std::array<Counter, kBurstBuckets> burst_hist;
     Counter full_bursts;

@@ -29,8 +29,8 @@ rx1=$(json_get "$w1" 'sum(w["rx_pkts"] for w in d)')
 rx2=$(json_get "$w2" 'sum(w["rx_pkts"] for w in d)')
 check "worker rx counters move" test "$rx2" -gt "$rx1"
 check "two workers reported" test "$(json_get "$w2" 'len(d)')" = 2
-check "rx == tx + drops + in_flight per worker" test "$(json_get "$w2" \
-  'all(w["rx_pkts"] == w["tx_pkts"] + w["drops"] + w["in_flight"] for w in d)')" = True
+check "rx + handoff_in == tx + drops + handoff_out per worker" test "$(json_get "$w2" \
+  'all(w["rx_pkts"] + w["handoff_in"] == w["tx_pkts"] + w["drops"] + w["handoff_out"] for w in d)')" = True
 
 # Tables for people.
 ports_table=$(ctl show ports)

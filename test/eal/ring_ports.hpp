@@ -97,8 +97,14 @@ inline Config two_port_config(const RingPort& a, const RingPort& b, ForwardMode 
     Config cfg;
     cfg.source_name = "test";
     cfg.eal.lcores = "0-2";
-    cfg.ports.push_back({"a", a.name, 1, 512, 512, 1500, false, {}});
-    cfg.ports.push_back({"b", b.name, 1, 512, 512, 1500, false, {}});
+    for (const auto& [name, dev] : {std::pair{"a", a.name}, std::pair{"b", b.name}}) {
+        PortConfig p;
+        p.name = name;
+        p.devargs = dev;
+        p.rx_desc = p.tx_desc = 512;
+        p.promiscuous = false;
+        cfg.ports.push_back(p);
+    }
     cfg.forward.mode = mode;
     cfg.forward.pairs = {{"a", "b", {}}, {"b", "a", {}}};
     if (mode == ForwardMode::l2) {

@@ -53,7 +53,7 @@ std::vector<std::vector<uint8_t>> frames(size_t n, uint16_t len = 64) {
 }
 
 void check_identity(const WorkerSnapshot& s) {
-    CHECK(s.rx_pkts == s.tx_pkts + s.total_drops() + s.in_flight);
+    CHECK(s.rx_pkts + s.handoff_in == s.tx_pkts + s.total_drops() + s.handoff_out);
 }
 
 }  // namespace

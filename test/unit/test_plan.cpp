@@ -73,9 +73,10 @@ TEST_CASE("plan: two ports cross-connected", "[plan]") {
     CHECK(
         render_plan(cfg, plan) ==
         std::vector<std::string>{
-            "mode patch, burst 32, tx_retries 2, main lcore 0, 2 worker(s), pool 8192 mbufs/worker",
-            "port 0 'p0' net_null_p0: rx_queues 1, tx_queues 1, mtu 1500",
-            "port 1 'p1' net_null_p1: rx_queues 1, tx_queues 1, mtu 1500",
+            "mode patch, burst 32, tx_retries 2, main lcore 0, 2 worker(s), pool model recycle, "
+            "8192 mbufs/worker",
+            "port 0 'p0' net_null_p0: rx_queues 1, tx_queues 1, tx auto, mtu 1500",
+            "port 1 'p1' net_null_p1: rx_queues 1, tx_queues 1, tx auto, mtu 1500",
             "worker 0 on lcore 1: polls 'p0' rxq 0 -> sends on 'p1' txq 0",
             "worker 1 on lcore 2: polls 'p1' rxq 0 -> sends on 'p0' txq 0",
         });

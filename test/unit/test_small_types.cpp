@@ -95,7 +95,7 @@ TEST_CASE("worker stats: one cache-line block, snapshot and minus", "[small][wor
     ws.empty_polls.add(4);
     ws.busy_tsc.add(900);
     ws.idle_tsc.add(100);
-    ws.in_flight.add(0);
+    ws.handoff_out.add(0);
     ws.burst_hist[burst_bucket(33)].add(1);
     ws.full_bursts.add(1);
     ws.end_update();
@@ -109,7 +109,7 @@ TEST_CASE("worker stats: one cache-line block, snapshot and minus", "[small][wor
     CHECK(a.drops[size_t(DropReason::no_route)] == 1);
     CHECK(a.drops[size_t(DropReason::runt)] == 0);
     CHECK(a.total_drops() == 3);
-    CHECK(a.rx_pkts == a.tx_pkts + a.total_drops() + a.in_flight);
+    CHECK(a.rx_pkts + a.handoff_in == a.tx_pkts + a.total_drops() + a.handoff_out);
     CHECK(a.polls == 5);
     CHECK(a.empty_polls == 4);
     CHECK(a.busy_tsc == 900);
@@ -120,7 +120,7 @@ TEST_CASE("worker stats: one cache-line block, snapshot and minus", "[small][wor
     ws.begin_update();
     ws.rx_pkts.add(10);
     ws.tx_pkts.add(7);
-    ws.in_flight.add(3);  // a level: 3 packets held between two updates
+    ws.handoff_out.add(3);  // 3 packets handed to the owner of the TX queue
     ws.drops[size_t(DropReason::runt)].add(1);
     ws.burst_hist[3].add(1);
     ws.busy_tsc.add(50);
@@ -137,7 +137,8 @@ TEST_CASE("worker stats: one cache-line block, snapshot and minus", "[small][wor
     CHECK(d.burst_hist[5] == 0);
     CHECK(d.busy_tsc == 50);
     CHECK(d.full_bursts == 0);
-    CHECK(d.in_flight == 3);  // kept, not subtracted
+    CHECK(d.handoff_out == 3);
+    CHECK(d.in_flight() == 3);
     CHECK(b.minus(b).rx_pkts == 0);
     CHECK(b.minus(zero).rx_pkts == b.rx_pkts);
 }
@@ -251,7 +252,7 @@ TEST_CASE("stats records: worker record with derived figures", "[small][stats_re
                           "worker",        "lcore",         "rx_port",      "rx_queue",
                           "tx_port",       "tx_queue",      "rx_pkts",      "rx_bytes",
                           "tx_pkts",       "tx_bytes",      "drops",        "drop_tx_full",
-                          "drop_no_route", "drop_runt",     "in_flight",    "polls",
+                          "drop_handoff_full", "drop_no_route", "drop_runt", "handoff_out", "handoff_in", "polls",
                           "empty_polls",   "busy_tsc",      "idle_tsc",     "cycles_per_pkt",
                           "busy_permille", "burst_1",       "burst_2_3",    "burst_4_7",
                           "burst_8_15",    "burst_16_31",   "burst_32_63",  "burst_64_127",
@@ -277,23 +278,25 @@ TEST_CASE("stats records: worker record with derived figures", "[small][stats_re
 
 TEST_CASE("stats records: totals, ports and pools", "[small][stats_records]") {
     WorkerSnapshot a, b;
+    // b hands 4 packets to a, the owner of its TX queue; a has taken 2.
     a.rx_pkts = 10;
-    a.tx_pkts = 8;
+    a.handoff_in = 2;
+    a.tx_pkts = 10;
     a.drops[size_t(DropReason::runt)] = 2;
     a.busy_tsc = 100;
     b.rx_pkts = 5;
-    b.tx_pkts = 4;
-    b.in_flight = 1;
+    b.tx_pkts = 1;
+    b.handoff_out = 4;
     b.busy_tsc = 50;
     b.idle_tsc = 150;
     const Record t = totals_record({a, b});
     CHECK(names(t).front() == "workers");
     CHECK(field(t, "workers") == "2");
     CHECK(field(t, "rx_pkts") == "15");
-    CHECK(field(t, "tx_pkts") == "12");
+    CHECK(field(t, "tx_pkts") == "11");
     CHECK(field(t, "drops") == "2");
     CHECK(field(t, "drop_runt") == "2");
-    CHECK(field(t, "in_flight") == "1");
+    CHECK(field(t, "in_flight") == "2");  // rx 15 == tx 11 + drops 2 + in flight 2
     CHECK(field(t, "cycles_per_pkt") == "10");
     CHECK(field(t, "busy_permille") == "500");
     CHECK(field(totals_record({}), "rx_pkts") == "0");
