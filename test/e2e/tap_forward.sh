@@ -2,7 +2,9 @@
 # End to end through real kernel peers: two network namespaces joined only
 # through pmdfwd's two net_tap ports. ping and an iperf3 TCP run cross it,
 # pmdctl's counters agree with the kernel's, and SIGTERM leaves pools full.
-# Usage: tap_forward.sh [BUILD_DIR] [patch|l2]
+# "owner" is patch mode with one TX queue per tap port, owned by the worker
+# that polls it: each worker hands its bursts to the other (cross-core).
+# Usage: tap_forward.sh [BUILD_DIR] [patch|l2|owner]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 BUILD=${1:-$E2E_ROOT/build}
@@ -28,6 +30,9 @@ sed -e "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" \
 if [[ $MODE == l2 ]]; then
   # l2 mode rewrites MACs: the next hop is each namespace's own interface.
   sed -i 's/^mode = "patch"/mode = "l2"/' "$WORK/cfg.toml"
+fi
+if [[ $MODE == owner ]]; then
+  sed -i 's/^devargs = "net_tap_e2e[lr].*/&\ntx = "owner"/' "$WORK/cfg.toml"
 fi
 if [[ $MODE == l2 ]]; then
   # Start once to learn nothing: MACs of the kernel side are set up front.
@@ -72,6 +77,21 @@ w_left_rx=$(json_get "$workers" '[w for w in d if w["rx_port"]=="left"][0]["rx_p
 w_left_tx=$(json_get "$workers" '[w for w in d if w["rx_port"]=="left"][0]["tx_pkts"]')
 w_right_rx=$(json_get "$workers" '[w for w in d if w["rx_port"]=="right"][0]["rx_pkts"]')
 w_right_tx=$(json_get "$workers" '[w for w in d if w["rx_port"]=="right"][0]["tx_pkts"]')
+if [[ $MODE == owner ]]; then
+  # Each worker transmits on the port it polls: the other worker's packets.
+  ho_left=$(json_get "$workers" '[w for w in d if w["rx_port"]=="left"][0]["handoff_out"]')
+  ho_full=$(json_get "$workers" '[w for w in d if w["rx_port"]=="left"][0]["drop_handoff_full"]')
+  ho_right_in=$(json_get "$workers" '[w for w in d if w["rx_port"]=="right"][0]["handoff_in"]')
+  # TCP bursts can outrun a tap port's TX (a syscall per frame): what the
+  # handoff ring cannot take is dropped and counted, never waited for.
+  check "$MODE: the left worker handed every packet to the right port's owner or counted it ($ho_left + $ho_full of $w_left_rx)" \
+    test $((ho_left + ho_full)) -eq "$w_left_rx"
+  check "$MODE: most packets were handed over" test "$ho_left" -gt $((w_left_rx / 2))
+  check "$MODE: the right worker took them all ($ho_right_in)" test "$ho_right_in" -eq "$ho_left"
+  check "$MODE: the plan shows the handoff" grep -q "hands off to worker 1, owner of 'right' txq 0" \
+    "$WORK/pmdfwd.log"
+  tmp=$w_left_tx w_left_tx=$w_right_tx w_right_tx=$tmp
+fi
 k_left_tx=$(ns_iface_counter "$NS_L" "$IF_L" tx_packets)
 k_left_rx=$(ns_iface_counter "$NS_L" "$IF_L" rx_packets)
 k_right_tx=$(ns_iface_counter "$NS_R" "$IF_R" tx_packets)
