@@ -219,16 +219,25 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
             plan.workers.push_back(w);
         }
         plan.ports[p].rx_queues = cfg.ports[p].rx_queues;
-        if (cfg.ports[p].rx_queues > 0 && out_port[p] == kNoPort)
-            plan.warnings.push_back("port '" + cfg.ports[p].name +
-                                    "' is polled but is the source of no pair: its packets are "
-                                    "dropped as no_route");
     }
     for (size_t i = worker_count + 1; i < lcores.lcores.size(); ++i)
         plan.unused_lcores.push_back(lcores.lcores[i]);
 
     for (size_t p = 0; p < cfg.ports.size(); ++p)
         if (auto e = assign_tx_queues(cfg, p, limits ? &(*limits)[p] : nullptr, plan)) return *e;
+
+    // A polled port that feeds no pair is a mistake, unless its workers are
+    // there to own its TX queues (a sink fed by handoff).
+    for (size_t p = 0; p < cfg.ports.size(); ++p) {
+        if (cfg.ports[p].rx_queues == 0 || out_port[p] != kNoPort) continue;
+        const bool owns = std::any_of(plan.workers.begin(), plan.workers.end(), [&](const auto& s) {
+            return s.handoff_to != kNoWorker && plan.workers[size_t(s.handoff_to)].rx_port == p;
+        });
+        if (!owns)
+            plan.warnings.push_back("port '" + cfg.ports[p].name +
+                                    "' is polled but is the source of no pair: its packets are "
+                                    "dropped as no_route");
+    }
 
     if (auto e = check_pool_size(cfg, plan)) return *e;
     return plan;

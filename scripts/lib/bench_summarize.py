@@ -1,13 +1,54 @@
 #!/usr/bin/python3
-"""Turn the per-run TSV written by scripts/bench into the result table:
+"""Turn the per-run TSV written by scripts/bench into the result tables:
 per set-up and comparison, the median Mpps of each peer, the ratio of the
-medians against its target, and the spread of the per-pair ratios.
-Exit status 0 when every comparison meets its target, 1 otherwise."""
+medians against its target, and the spread of the per-pair ratios; for the
+handoff comparison, each pool model's median and the ratios between them.
+Exit status 0 when every comparison with a target meets it, 1 otherwise."""
 import csv
 import statistics
 import sys
 
 TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2fwd", 1.1)}
+# Handoff: the pool models, then the ratios printed (numerator, denominator).
+HANDOFF_PEERS = ["ho-recycle", "ho-shared", "ho-stock", "same-recycle"]
+HANDOFF_RATIOS = [("ho-recycle", "ho-shared"), ("ho-recycle", "ho-stock"),
+                  ("ho-shared", "same-recycle"), ("ho-recycle", "same-recycle")]
+
+
+def table(head, lines):
+    widths = [max(len(x[i]) for x in [head] + lines) for i in range(len(head))]
+    fmt = lambda row: "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
+    print(fmt(head))
+    print(fmt(["-" * w for w in widths]))
+    for ln in lines:
+        print(fmt(ln))
+
+
+def handoff_table(groups):
+    lines = []
+    for (setup, comp), rs in groups.items():
+        if comp != "handoff":
+            continue
+        by_peer = {}
+        for r in rs:
+            by_peer.setdefault(r["peer"], {})[int(r["pair"])] = float(r["mpps"])
+        if not all(p in by_peer for p in HANDOFF_PEERS):
+            continue
+        rounds = sorted(set.intersection(*(set(by_peer[p]) for p in HANDOFF_PEERS)))
+        if not rounds:
+            continue
+        med = {p: statistics.median(by_peer[p][i] for i in rounds) for p in HANDOFF_PEERS}
+        row = [setup, str(len(rounds))] + [f"{med[p]:.2f}" for p in HANDOFF_PEERS]
+        for num, den in HANDOFF_RATIOS:
+            per = [by_peer[num][i] / by_peer[den][i] for i in rounds]
+            row.append(f"{med[num] / med[den]:.3f} ({min(per):.2f}-{max(per):.2f})")
+        lines.append(row)
+    if not lines:
+        return
+    print()
+    print("cross-core handoff (Mpps medians; ratios of medians, per-round range in brackets)")
+    table(["setup", "rounds", "recycle", "shared", "pw-stock", "same-core",
+           "recycle/shared", "recycle/pw-stock", "shared/same", "recycle/same"], lines)
 
 
 def main() -> int:
@@ -25,6 +66,8 @@ def main() -> int:
     lines = []
     all_met = True
     for (setup, comp), rs in groups.items():
+        if comp not in TARGETS:
+            continue
         a_name, b_name, target = TARGETS[comp]
         a = {int(r["pair"]): r for r in rs if r["side"] == "A"}
         b = {int(r["pair"]): r for r in rs if r["side"] == "B"}
@@ -41,17 +84,14 @@ def main() -> int:
         lines.append((setup, f"{a_name} vs {b_name}", str(len(pairs)), f"{ma:.2f}", f"{mb:.2f}",
                       f"{ratio:.3f}", f"{min(per_pair):.2f}-{max(per_pair):.2f}",
                       f"{ca:.2f}", f"{cb:.2f}", f">= {target:.1f}", "PASS" if met else "MISS"))
-    widths = [max(len(x[i]) for x in [head] + lines) for i in range(len(head))]
-    fmt = lambda row: "  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
-    print(fmt(head))
-    print(fmt(["-" * w for w in widths]))
-    for ln in lines:
-        print(fmt(ln))
-    print()
-    print("A/B Mpps: median of the runs' port-1 TX rate over the window; ratio = A median / "
-          "B median;\npair ratios: range of A/B within each pair; A/cpu, B/cpu: median Mpps per "
-          "CPU-second the\nforwarding thread actually ran (equal to Mpps when it had the CPU to "
-          "itself).")
+    if lines:
+        table(head, lines)
+        print()
+        print("A/B Mpps: median of the runs' port-1 TX rate over the window; ratio = A median / "
+              "B median;\npair ratios: range of A/B within each pair; A/cpu, B/cpu: median Mpps "
+              "per CPU-second the\nforwarding thread actually ran (equal to Mpps when it had the "
+              "CPU to itself).")
+    handoff_table(groups)
     disturbed = [r for r in rows if float(r["cpu_share"]) < float(r["min_share"])]
     if disturbed:
         print(f"note: {len(disturbed)} kept run(s) had their forwarding thread on the CPU for "

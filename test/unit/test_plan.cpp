@@ -296,3 +296,125 @@ TEST_CASE("plan: the example configs plan as documented", "[plan]") {
     CHECK(plan.workers.size() == 2);
     CHECK(render_plan(cfg, plan).size() == 5);
 }
+
+namespace {
+
+// p0 (2 rx queues) and p2 both send to p1, which is polled by one worker.
+Config fan_in() {
+    Config cfg;
+    cfg.source_name = "plan.toml";
+    cfg.eal.lcores = "0-4";
+    cfg.ports = {port("p0", 2, 4), port("p1", 1, 8), port("p2", 1, 12)};
+    cfg.ports[1].tx_loc = {10, 6};
+    cfg.forward.pairs = {{"p0", "p1", {16, 10}}, {"p2", "p1", {16, 24}}};
+    cfg.pool.loc = {18, 1};
+    return cfg;
+}
+
+Plan plan_with(const Config& cfg, const std::vector<PortLimits>& limits) {
+    auto r = build_plan(cfg, &limits);
+    if (auto* e = std::get_if<ConfigError>(&r)) FAIL(e->to_string());
+    return std::get<Plan>(r);
+}
+
+}  // namespace
+
+TEST_CASE("plan: tx owner hands every sender's bursts to the port's poller", "[plan][tx]") {
+    Config cfg = fan_in();
+    cfg.ports[1].tx = TxMode::owner;
+    const Plan plan = plan_ok(cfg);
+    // Workers 0 and 1 poll p0, worker 2 polls p1 (and owns its only TX queue), worker 3 polls p2.
+    CHECK(plan.ports[1].tx == TxMode::owner);
+    CHECK(plan.ports[1].tx_queues == 1);
+    for (const unsigned w : {0u, 1u, 3u}) {
+        CHECK(plan.workers[w].tx_port == 1);
+        CHECK(plan.workers[w].tx_queue == 0);
+        CHECK(plan.workers[w].handoff_to == 2);
+    }
+    CHECK(plan.workers[2].handoff_to == kNoWorker);
+    const auto lines = render_plan(cfg, plan);
+    CHECK(lines[2] == "port 1 'p1' net_null_p1: rx_queues 1, tx_queues 1, tx owner, mtu 1500");
+    CHECK(lines[4] == "worker 0 on lcore 1: polls 'p0' rxq 0 -> hands off to worker 2, owner of "
+                      "'p1' txq 0");
+    CHECK(lines[6] == "worker 2 on lcore 3: polls 'p1' rxq 0 -> no pair (drop); transmits for "
+                      "worker(s) 0, 1, 3");
+    // p1's worker exists to own the queue: no "polled but no pair" warning.
+    CHECK(plan.warnings.empty());
+}
+
+TEST_CASE("plan: tx owner on a port nobody polls gives its queue to the first sender",
+          "[plan][tx]") {
+    Config cfg = fan_in();
+    cfg.ports[1].rx_queues = 0;
+    cfg.ports[1].tx = TxMode::owner;
+    const Plan plan = plan_ok(cfg);
+    CHECK(plan.ports[1].tx_queues == 1);
+    CHECK(plan.workers[0].handoff_to == kNoWorker);  // sends itself, on the queue it owns
+    CHECK(plan.workers[1].handoff_to == 0);
+    CHECK(plan.workers[2].handoff_to == 0);  // p2's worker
+}
+
+TEST_CASE("plan: tx auto follows the device's TX queue limit", "[plan][tx]") {
+    Config cfg = fan_in();
+    std::vector<PortLimits> limits(3, PortLimits{"net_null", 16, 16});
+    SECTION("enough queues: one per sender") {
+        const Plan plan = plan_with(cfg, limits);
+        CHECK(plan.ports[1].tx == TxMode::per_worker);
+        CHECK(plan.ports[1].tx_queues == 3);
+        for (const auto& w : plan.workers) CHECK(w.handoff_to == kNoWorker);
+        CHECK(render_plan(cfg, plan)[2].find("tx per-worker (auto)") != std::string::npos);
+    }
+    SECTION("one queue: the poller owns it") {
+        limits[1].max_tx_queues = 1;
+        const Plan plan = plan_with(cfg, limits);
+        CHECK(plan.ports[1].tx == TxMode::owner);
+        CHECK(plan.ports[1].tx_queues == 1);
+        CHECK(plan.workers[0].handoff_to == 2);
+        CHECK(render_plan(cfg, plan)[2].find("tx owner (auto)") != std::string::npos);
+    }
+    SECTION("net_tap pairs rx with tx queues: its rx limit counts too") {
+        limits[1] = {"net_tap", 2, 16};
+        CHECK(plan_with(cfg, limits).ports[1].tx == TxMode::owner);
+    }
+    SECTION("without limits (--check) auto is shown unresolved") {
+        const Plan plan = plan_ok(cfg);
+        CHECK_FALSE(plan.ports[1].tx_resolved);
+        CHECK(render_plan(cfg, plan)[2].find("tx auto,") != std::string::npos);
+    }
+}
+
+TEST_CASE("plan: tx per-worker beyond the device's queues is refused with the fix",
+          "[plan][tx]") {
+    Config cfg = fan_in();
+    cfg.ports[1].tx = TxMode::per_worker;
+    std::vector<PortLimits> limits(3, PortLimits{"net_af_packet", 1, 1});
+    auto r = build_plan(cfg, &limits);
+    REQUIRE(std::holds_alternative<ConfigError>(r));
+    const auto& e = std::get<ConfigError>(r);
+    CHECK(e.line == 10);
+    CHECK(e.column == 6);
+    CHECK(e.key == "port[1].tx");
+    CHECK(e.message ==
+          "port 'p1' (net_af_packet) allows at most 1 tx queues but tx = \"per-worker\" needs 3 "
+          "(one per sending worker); set tx = \"owner\" or \"auto\"");
+}
+
+TEST_CASE("plan: pools cover the handoff ring, and the shared pool every worker",
+          "[plan][tx][pool]") {
+    Config cfg = cross();
+    cfg.ports[1].tx = TxMode::owner;
+    cfg.forward.handoff_ring = 4096;
+    cfg.pool.mbufs = 4096;
+    CHECK(refusal(cfg) ==
+          "plan.toml:14:1 pool.mbufs: 4096 mbufs per pool is too few for worker 0 (rx_desc 1024 + "
+          "tx_desc 1024 + handoff_ring 4096 + burst 32 + 3 x cache 256 = 6944); raise pool.mbufs "
+          "or lower the descriptor counts");
+    cfg = cross();
+    cfg.pool.model = PoolModel::shared;
+    cfg.pool.mbufs = 4096;
+    CHECK(refusal(cfg) ==
+          "plan.toml:14:1 pool.mbufs: 4096 mbufs in the shared pool is too few for 2 workers "
+          "(worker 0 2848, worker 1 2848 = 5696); raise pool.mbufs or lower the descriptor counts");
+    cfg.pool.mbufs = 5696;
+    CHECK(plan_ok(cfg).workers.size() == 2);
+}
