@@ -135,17 +135,18 @@ int run(int argc, char** argv) {
     auto* show = app.add_subcommand("show", "Show ports, workers, pools or the plan");
     show->require_subcommand(-1);
     auto* show_ports = show->add_subcommand("ports", "Port link, packet and error counters");
-    auto* show_workers =
-        show->add_subcommand("workers", "Per-worker counters, drop reasons, rx burst sizes");
-    auto* show_pools = show->add_subcommand("pools", "Mempool sizes and mbufs in use");
+    auto* show_workers = show->add_subcommand(
+        "workers", "Per-worker counters, handoff, drop reasons, rx burst sizes, recycle counters");
+    auto* show_pools = show->add_subcommand(
+        "pools", "Mempool ops, owner, sizes, mbufs in use; recycle counters and free objects");
     auto* show_plan = show->add_subcommand("plan", "Appliance info and the resolved plan");
     bool xstats_all = false;
     auto* show_xstats =
         show->add_subcommand("xstats", "Extended ethdev stats of every port (/ethdev/xstats)");
     show_xstats->add_flag("--all", xstats_all, "Include counters that are zero");
 
-    auto* stats =
-        app.add_subcommand("stats", "Totals since the last clear, and one line per worker");
+    auto* stats = app.add_subcommand(
+        "stats", "Totals since the last clear (with in_flight), and one line per worker");
     auto* clear = app.add_subcommand("clear", "Clear counters");
     clear->require_subcommand(-1);
     auto* clear_stats =

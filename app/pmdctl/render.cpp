@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include "recycle_counts.hpp"
+
 namespace pmdctl {
 
 namespace {
@@ -117,6 +119,85 @@ std::vector<std::string> all_keys(const std::vector<Json>& records) {
     return keys;
 }
 
+// ---- recycle pools -----------------------------------------------------------
+
+// The recycle counters (recycle_counts.hpp) that get a column even when zero:
+// where allocations were served from and where frees went. The others (the
+// failures, the main lcore's frees, foreign allocations) get one only where
+// some record has them non-zero, and are named under the table otherwise.
+constexpr std::string_view kMainRecycleCounts[] = {"alloc_fast",    "alloc_slow", "refill_defer",
+                                                   "refill_shared", "recycled",   "deferred",
+                                                   "defer_full"};
+
+// Where a recycle pool's free objects lie, as the pool record names them.
+constexpr std::string_view kRecycleLevels[] = {"free_owner_store", "free_pending",
+                                               "free_defer_rings", "free_shared_ring", "overflow"};
+
+bool is_main_recycle_count(std::string_view name) {
+    return std::find(std::begin(kMainRecycleCounts), std::end(kMainRecycleCounts), name) !=
+           std::end(kMainRecycleCounts);
+}
+
+// A counter name as a narrow two-line header: "alloc_fast" is "fast" under
+// "alloc", "free_defer_rings" (less "free_") "rings" under "defer".
+Column split_column(std::string_view name) {
+    const size_t cut = name.find('_');
+    if (cut == std::string_view::npos) return {std::string(name)};
+    return {std::string(name.substr(cut + 1)), Align::kRight, std::string(name.substr(0, cut))};
+}
+
+bool any_has(const std::vector<Json>& records, const std::string& key) {
+    return std::any_of(records.begin(), records.end(), [&](const Json& r) { return has(r, key); });
+}
+
+struct RecycleView {
+    std::string title;  // the line above the table
+    Column label;       // the first column: which pool or worker
+    std::string label_key;
+    std::string prefix;  // of the counter fields: "" in pool records, "recycle_" in worker records
+    std::string every;   // "pool", "worker": for the line naming all-zero counters
+    bool in_flight = false;  // end with in_use, as "in flight"
+};
+
+// One row per record, one column per recycle counter some record has, in
+// recycle_counts.hpp's order; a record without them (a stock pool) shows
+// dashes. The counters it accounts for are added to shown. Empty when no
+// record has any of the main ones.
+std::string recycle_table(const std::vector<Json>& records, const RecycleView& view,
+                          std::set<std::string>& shown) {
+    std::vector<std::string> keys, zero;
+    for (const auto& info : pmdfwd::kRecycleCountInfo) {
+        const std::string key = view.prefix + info.name;
+        if (!any_has(records, key)) continue;
+        const bool nonzero =
+            std::any_of(records.begin(), records.end(), [&](const Json& r) { return u64(r, key); });
+        if (nonzero || is_main_recycle_count(info.name))
+            keys.push_back(key);
+        else
+            zero.push_back(info.name);
+    }
+    if (keys.empty()) return "";
+    shown.insert(keys.begin(), keys.end());
+    for (const auto& z : zero) shown.insert(view.prefix + z);
+    Table t;
+    t.columns.push_back(view.label);
+    for (const auto& k : keys) t.columns.push_back(split_column(k.substr(view.prefix.size())));
+    if (view.in_flight) t.columns.push_back({"flight", Align::kRight, "in"});
+    for (const auto& r : records) {
+        std::vector<std::string> row{text(r, view.label_key)};
+        for (const auto& k : keys) row.push_back(count_cell(r, k));
+        if (view.in_flight) row.push_back(text(r, "in_use"));
+        t.rows.push_back(std::move(row));
+    }
+    std::string out = "\n" + view.title + "\n" + t.render();
+    if (!zero.empty()) {
+        out += "  zero on every " + view.every + ":";
+        for (const auto& z : zero) out += ' ' + z;
+        out += '\n';
+    }
+    return out;
+}
+
 double round_for_json(double v) {
     return std::round(v * kJsonRateScale) / kJsonRateScale;
 }
@@ -183,8 +264,12 @@ std::string scalar_text(const Json& v) {
 
 std::string Table::render() const {
     std::vector<size_t> widths(columns.size(), 0);
+    bool over_line = false;
     if (show_header)
-        for (size_t c = 0; c < columns.size(); ++c) widths[c] = columns[c].header.size();
+        for (size_t c = 0; c < columns.size(); ++c) {
+            widths[c] = std::max(columns[c].header.size(), columns[c].over.size());
+            over_line = over_line || !columns[c].over.empty();
+        }
     for (const auto& row : rows)
         for (size_t c = 0; c < columns.size() && c < row.size(); ++c)
             widths[c] = std::max(widths[c], row[c].size());
@@ -202,6 +287,7 @@ std::string Table::render() const {
     };
     static const std::string kEmpty;
     std::string out;
+    if (over_line) out += line([&](size_t c) -> const std::string& { return columns[c].over; });
     if (show_header) out += line([&](size_t c) -> const std::string& { return columns[c].header; });
     for (const auto& row : rows)
         out +=
@@ -243,20 +329,22 @@ std::string render_ports(const std::vector<Json>& ports) {
 std::string render_workers(const std::vector<Json>& workers) {
     if (workers.empty()) return "no workers\n";
     Table t;
-    t.columns = {{"worker"},  {"lcore"},   {"rx -> tx", Align::kLeft},
-                 {"rx_pkts"}, {"tx_pkts"}, {"drops"},
-                 {"empty%"},  {"busy%"},   {"cyc/pkt"}};
-    std::set<std::string> shown = {"worker",         "lcore",      "rx_port",     "rx_queue",
-                                   "tx_port",        "tx_queue",   "rx_pkts",     "tx_pkts",
-                                   "drops",          "polls",      "empty_polls", "busy_permille",
-                                   "cycles_per_pkt", "full_bursts"};
+    t.columns = {{"worker"},      {"lcore"},      {"rx -> tx", Align::kLeft},
+                 {"rx_pkts"},     {"tx_pkts"},    {"drops"},
+                 {"handoff_out"}, {"handoff_in"}, {"empty%"},
+                 {"busy%"},       {"cyc/pkt"}};
+    std::set<std::string> shown = {"worker",      "lcore",         "rx_port",        "rx_queue",
+                                   "tx_port",     "tx_queue",      "rx_pkts",        "tx_pkts",
+                                   "drops",       "handoff_out",   "handoff_in",     "polls",
+                                   "empty_polls", "busy_permille", "cycles_per_pkt", "full_bursts"};
     for (const auto& w : workers) {
         const std::string busy =
             has(w, "busy_permille") ? format("%.1f%%", double(u64(w, "busy_permille")) / 10) : "-";
-        t.rows.push_back({text(w, "worker"), text(w, "lcore"), path_cell(w),
-                          count_cell(w, "rx_pkts"), count_cell(w, "tx_pkts"),
-                          count_cell(w, "drops"), percent(u64(w, "empty_polls"), u64(w, "polls")),
-                          busy, text(w, "cycles_per_pkt")});
+        t.rows.push_back(
+            {text(w, "worker"), text(w, "lcore"), path_cell(w), count_cell(w, "rx_pkts"),
+             count_cell(w, "tx_pkts"), count_cell(w, "drops"), count_cell(w, "handoff_out"),
+             count_cell(w, "handoff_in"), percent(u64(w, "empty_polls"), u64(w, "polls")), busy,
+             text(w, "cycles_per_pkt")});
     }
     std::string out = t.render();
 
@@ -313,6 +401,15 @@ std::string render_workers(const std::vector<Json>& workers) {
         out += b.render();
     }
 
+    out +=
+        recycle_table(workers,
+                      {.title = "recycle counters on each worker's lcore (since the last clear):",
+                       .label = {"worker"},
+                       .label_key = "worker",
+                       .prefix = "recycle_",
+                       .every = "worker"},
+                      shown);
+
     std::string details;
     for (const auto& w : workers) details += details_line(worker_label(w), w, shown);
     if (!details.empty()) out += "\nother counters:\n" + details;
@@ -321,25 +418,61 @@ std::string render_workers(const std::vector<Json>& workers) {
 
 std::string render_pools(const std::vector<Json>& pools) {
     if (pools.empty()) return "no pools\n";
-    const std::vector<std::string> keys = all_keys(pools);
-    const bool use = std::find(keys.begin(), keys.end(), "in_use") != keys.end() &&
-                     std::find(keys.begin(), keys.end(), "size") != keys.end();
     Table t;
-    for (const auto& k : keys) {
-        bool is_text = false;
-        for (const auto& p : pools) is_text = is_text || (has(p, k) && p.at(k).is_string());
-        t.columns.push_back({k, is_text ? Align::kLeft : Align::kRight});
-        if (k == "in_use" && use) t.columns.push_back({"use%"});
-    }
+    t.columns = {{"name", Align::kLeft},
+                 {"ops", Align::kLeft},
+                 {"owner"},
+                 {"socket"},
+                 {"size"},
+                 {"cache_size"},
+                 {"avail"},
+                 {"in_use"},
+                 {"use%"},
+                 {"present_unclamped"}};
+    std::set<std::string> shown = {"name",       "ops",   "owner_lcore", "socket",           "size",
+                                   "cache_size", "avail", "in_use",      "present_unclamped"};
     for (const auto& p : pools) {
-        std::vector<std::string> row;
-        for (const auto& k : keys) {
-            row.push_back(text(p, k));
-            if (k == "in_use" && use) row.push_back(percent(u64(p, "in_use"), u64(p, "size")));
-        }
-        t.rows.push_back(std::move(row));
+        const std::string use =
+            has(p, "in_use") ? percent(u64(p, "in_use"), u64(p, "size")) : std::string("-");
+        t.rows.push_back({text(p, "name"), text(p, "ops"), text(p, "owner_lcore"),
+                          text(p, "socket"), text(p, "size"), text(p, "cache_size"),
+                          text(p, "avail"), text(p, "in_use"), use, text(p, "present_unclamped")});
     }
-    return t.render();
+    std::string out = t.render();
+
+    out += recycle_table(pools,
+                         {.title = "recycle counters (since the last clear):",
+                          .label = {"pool", Align::kLeft},
+                          .label_key = "name",
+                          .prefix = "",
+                          .every = "pool",
+                          .in_flight = true},
+                         shown);
+
+    std::vector<std::string> levels;
+    for (const auto& k : kRecycleLevels)
+        if (any_has(pools, std::string(k))) levels.emplace_back(k);
+    if (!levels.empty()) {
+        Table l;
+        l.columns.push_back({"pool", Align::kLeft});
+        for (const auto& k : levels) {
+            shown.insert(k);
+            const std::string_view level_prefix = "free_";
+            l.columns.push_back(
+                split_column(k.starts_with(level_prefix) ? k.substr(level_prefix.size()) : k));
+        }
+        for (const auto& p : pools) {
+            std::vector<std::string> row{text(p, "name")};
+            for (const auto& k : levels) row.push_back(text(p, k));
+            l.rows.push_back(std::move(row));
+        }
+        out += "\nfree objects by place:\n" + l.render();
+    }
+
+    std::string details;
+    for (const auto& p : pools) details += details_line(text(p, "name"), p, shown);
+    if (!details.empty()) out += "\nother fields:\n" + details;
+    return out;
 }
 
 std::string render_xstats(const std::vector<std::pair<std::string, Json>>& ports, bool all) {
@@ -359,7 +492,8 @@ std::string render_xstats(const std::vector<std::pair<std::string, Json>>& ports
             }
         }
         out += (out.empty() ? "" : "\n") + name + ":\n" + t.render();
-        if (hidden) out += "  (" + std::to_string(hidden) + " zero counters hidden; --all shows them)\n";
+        if (hidden)
+            out += "  (" + std::to_string(hidden) + " zero counters hidden; --all shows them)\n";
     }
     return out.empty() ? "no ports\n" : out;
 }
@@ -414,6 +548,10 @@ std::string render_stats(const Json& totals, const std::vector<Json>& workers) {
                  {"tx_v"},
                  {"d", Align::kLeft},
                  {"d_v"},
+                 {"handoff", Align::kLeft},
+                 {"out_v"},
+                 {"in", Align::kLeft},
+                 {"in_v"},
                  {"busy", Align::kLeft},
                  {"busy_v"}};
     for (const auto& r : workers) {
@@ -421,7 +559,8 @@ std::string render_stats(const Json& totals, const std::vector<Json>& workers) {
             has(r, "busy_permille") ? format("%.1f%%", double(u64(r, "busy_permille")) / 10) : "-";
         w.rows.push_back({worker_label(r), "lcore " + text(r, "lcore"), path_cell(r), "rx",
                           count_cell(r, "rx_pkts"), "tx", count_cell(r, "tx_pkts"), "drops",
-                          count_cell(r, "drops"), "busy", busy});
+                          count_cell(r, "drops"), "handoff out", count_cell(r, "handoff_out"), "in",
+                          count_cell(r, "handoff_in"), "busy", busy});
     }
     return out + "\nper worker:\n" + w.render();
 }

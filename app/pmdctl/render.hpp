@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "telemetry_client.hpp"
@@ -31,12 +32,20 @@ std::string scalar_text(const Json& v);
 enum class Align { kLeft, kRight };
 
 struct Column {
+    Column(std::string header_, Align align_ = Align::kRight, std::string over_ = {})
+        : header(std::move(header_)), align(align_), over(std::move(over_)) {}
+
     std::string header;
     Align align = Align::kRight;
+    // A word printed above the header, on a line of its own, so that narrow
+    // columns can carry two-word names ("alloc" over "fast"); that line is
+    // printed only when some column has one.
+    std::string over;
 };
 
-// Cells are padded to the widest cell of their column and joined by two
-// spaces; trailing blanks are trimmed so golden tests and diffs stay clean.
+// Cells are padded to the widest cell (or header word) of their column and
+// joined by two spaces; trailing blanks are trimmed so golden tests and diffs
+// stay clean.
 struct Table {
     std::vector<Column> columns;
     std::vector<std::vector<std::string>> rows;
@@ -48,7 +57,13 @@ struct Table {
 // ---- commands ----------------------------------------------------------------
 
 std::string render_ports(const std::vector<Json>& ports);
+// The worker table (with handoff_out/handoff_in), drop reasons, rx burst
+// sizes, and, when the records carry recycle_<counter> fields, the recycle
+// counters of each worker's lcore.
 std::string render_workers(const std::vector<Json>& workers);
+// The pool table (ops, owner lcore, sizes, in use); when some pool is a
+// recycle pool, its counters page_pool style and where its free objects lie.
+// Stock pools show "-" where a figure does not apply.
 std::string render_pools(const std::vector<Json>& pools);
 std::string render_plan(const Json& info, const Json& plan_lines);
 std::string render_stats(const Json& totals, const std::vector<Json>& workers);

@@ -2,7 +2,9 @@
 // reply parsing, human units, table alignment, the command renderers on fixed
 // records, and watch rates. No socket, no EAL.
 #include <catch2/catch.hpp>
+#include <iterator>
 
+#include "recycle_counts.hpp"
 #include "render.hpp"
 #include "telemetry_client.hpp"
 
@@ -18,8 +20,11 @@ RuntimeEnv env(std::optional<std::string> runtime, std::optional<std::string> xd
     return e;
 }
 
-// A worker record shaped like lib/stats_records.cpp's worker_record().
-Json worker_record(uint64_t id, uint64_t rx, uint64_t drops_tx_full) {
+// A worker record shaped like lib/stats_records.cpp's worker_record(): every
+// worker keeps rx_pkts + handoff_in == tx_pkts + drops + handoff_out.
+Json worker_record(uint64_t id, uint64_t rx, uint64_t drops_tx_full, uint64_t handoff_out = 0,
+                   uint64_t handoff_in = 0) {
+    const uint64_t tx = rx + handoff_in - drops_tx_full - handoff_out;
     return Json{{"worker", id},
                 {"lcore", id + 1},
                 {"rx_port", id ? "p1" : "p0"},
@@ -28,12 +33,15 @@ Json worker_record(uint64_t id, uint64_t rx, uint64_t drops_tx_full) {
                 {"tx_queue", 0},
                 {"rx_pkts", rx},
                 {"rx_bytes", rx * 64},
-                {"tx_pkts", rx - drops_tx_full},
-                {"tx_bytes", (rx - drops_tx_full) * 64},
+                {"tx_pkts", tx},
+                {"tx_bytes", tx * 64},
                 {"drops", drops_tx_full},
                 {"drop_tx_full", drops_tx_full},
+                {"drop_handoff_full", 0},
                 {"drop_no_route", 0},
-                {"in_flight", 0},
+                {"drop_runt", 0},
+                {"handoff_out", handoff_out},
+                {"handoff_in", handoff_in},
                 {"polls", 1000},
                 {"empty_polls", 250},
                 {"busy_tsc", 7000},
@@ -44,6 +52,42 @@ Json worker_record(uint64_t id, uint64_t rx, uint64_t drops_tx_full) {
                 {"burst_2_3", 0},
                 {"burst_512_up", 0},
                 {"full_bursts", 740}};
+}
+
+// The recycle counters, as Appliance::worker() adds them under model
+// "recycle" ("recycle_" + every name of recycle_counts.hpp, in its order).
+void add_worker_recycle(Json& w, std::vector<uint64_t> values) {
+    REQUIRE(values.size() == std::size(pmdfwd::kRecycleCountInfo));
+    for (size_t i = 0; i < values.size(); ++i)
+        w[std::string("recycle_") + pmdfwd::kRecycleCountInfo[i].name] = values[i];
+}
+
+// A pool record shaped like pool_record() plus Appliance::pool()'s "ops".
+Json stock_pool(const std::string& name, uint64_t size, uint64_t in_use) {
+    return Json{{"name", name},
+                {"socket", 0},
+                {"size", size},
+                {"cache_size", 256},
+                {"avail", size - in_use},
+                {"in_use", in_use},
+                {"present_unclamped", size - in_use},
+                {"ops", "ring_mp_mc"}};
+}
+
+// A recycle pool: the stock fields, then owner, free levels and counters.
+Json recycle_pool(const std::string& name, uint64_t owner, uint64_t in_use,
+                  std::vector<uint64_t> counts) {
+    Json p = stock_pool(name, 8192, in_use);
+    p["ops"] = "pmdfwd_recycle";
+    p["owner_lcore"] = owner;
+    p["free_owner_store"] = 6000;
+    p["free_pending"] = 32;
+    p["free_defer_rings"] = 1024;
+    p["free_shared_ring"] = 0;
+    p["overflow"] = 0;
+    REQUIRE(counts.size() == std::size(pmdfwd::kRecycleCountInfo));
+    for (size_t i = 0; i < counts.size(); ++i) p[pmdfwd::kRecycleCountInfo[i].name] = counts[i];
+    return p;
 }
 
 }  // namespace
@@ -209,13 +253,26 @@ TEST_CASE("show ports: table plus every other field", "[pmdctl]") {
     CHECK(render_ports({}) == "no ports\n");
 }
 
+TEST_CASE("tables can put a word over a header", "[pmdctl]") {
+    Table t;
+    t.columns = {{"pool", Align::kLeft}, {"fast", Align::kRight, "alloc"}, {"recycled"}};
+    t.rows = {{"w0", "1.25M", "7"}};
+    CHECK(t.render() ==
+          "      alloc\n"
+          "pool   fast  recycled\n"
+          "w0    1.25M         7\n");
+}
+
 TEST_CASE("show workers: table, drop reasons, burst sizes, other counters", "[pmdctl]") {
     const std::vector<Json> workers = {worker_record(0, 2000000, 0), worker_record(1, 500, 20)};
     const std::string out = render_workers(workers);
     CHECK(out ==
-          "worker  lcore  rx -> tx      rx_pkts  tx_pkts  drops  empty%  busy%  cyc/pkt\n"
-          "     0      1  p0/0 -> p1/0    2.00M    2.00M      0   25.0%  70.0%       41\n"
-          "     1      2  p1/0 -> p0/0      500      480     20   25.0%  70.0%       41\n"
+          "worker  lcore  rx -> tx      rx_pkts  tx_pkts  drops  handoff_out  handoff_in  empty%  "
+          "busy%  cyc/pkt\n"
+          "     0      1  p0/0 -> p1/0    2.00M    2.00M      0            0           0   25.0%  "
+          "70.0%       41\n"
+          "     1      2  p1/0 -> p0/0      500      480     20            0           0   25.0%  "
+          "70.0%       41\n"
           "\n"
           "drops by reason:\n"
           "worker  tx_full\n"
@@ -227,65 +284,210 @@ TEST_CASE("show workers: table, drop reasons, burst sizes, other counters", "[pm
           "     1  10    0     0   740\n"
           "\n"
           "other counters:\n"
-          "  worker 0: rx_bytes=128000000 tx_bytes=128000000 in_flight=0 busy_tsc=7000 "
-          "idle_tsc=3000\n"
-          "  worker 1: rx_bytes=32000 tx_bytes=30720 in_flight=0 busy_tsc=7000 idle_tsc=3000\n");
+          "  worker 0: rx_bytes=128000000 tx_bytes=128000000 busy_tsc=7000 idle_tsc=3000\n"
+          "  worker 1: rx_bytes=32000 tx_bytes=30720 busy_tsc=7000 idle_tsc=3000\n");
+    // No per-worker in_flight any more, and no recycle table without recycle fields.
+    CHECK(out.find("in_flight") == std::string::npos);
+    CHECK(out.find("recycle") == std::string::npos);
 
     const std::string clean = render_workers({worker_record(0, 10, 0)});
     CHECK(clean.find("drops by reason: none\n") != std::string::npos);
     CHECK(render_workers({}) == "no workers\n");
 }
 
+TEST_CASE("show workers: handoff and the recycle counters of each lcore", "[pmdctl]") {
+    // config/null-handoff.toml: worker 0 polls p0 and hands every burst to
+    // worker 1, the owner of p1's only TX queue; 32 packets are still in its
+    // handoff ring, 5 found the ring full.
+    Json w0 = worker_record(0, 3000005, 0, 3000000, 0);
+    w0["drops"] = 5;
+    w0["drop_handoff_full"] = 5;
+    w0["tx_pkts"] = 0;
+    w0["tx_bytes"] = 0;
+    Json w1 = worker_record(1, 0, 0, 0, 2999968);
+    w1["tx_port"] = "p1";
+    // Worker 0's lcore owns pool w0: it allocates and refills from the defer
+    // ring; worker 1's lcore frees w0's mbufs after TX, so it defers them.
+    add_worker_recycle(w0, {2990000, 10005, 0, 2900000, 128, 5, 0, 0, 0, 0, 0});
+    add_worker_recycle(w1, {0, 0, 0, 0, 0, 0, 2999936, 64, 0, 0, 0});
+
+    const std::string out = render_workers({w0, w1});
+    CHECK(out ==
+          "worker  lcore  rx -> tx      rx_pkts  tx_pkts  drops  handoff_out  handoff_in  empty%  "
+          "busy%  cyc/pkt\n"
+          "     0      1  p0/0 -> p1/0    3.00M        0      5        3.00M           0   25.0%  "
+          "70.0%       41\n"
+          "     1      2  p1/0 -> p1/0        0    3.00M      0            0       3.00M   25.0%  "
+          "70.0%       41\n"
+          "\n"
+          "drops by reason:\n"
+          "worker  handoff_full\n"
+          "     0             5\n"
+          "\n"
+          "rx burst sizes (polls that returned packets):\n"
+          "worker   1  2-3  512+  full\n"
+          "     0  10    0     0   740\n"
+          "     1  10    0     0   740\n"
+          "\n"
+          "recycle counters on each worker's lcore (since the last clear):\n"
+          "        alloc  alloc  refill  refill                      defer\n"
+          "worker   fast   slow   defer  shared  recycled  deferred   full\n"
+          "     0  2.99M  10.0K   2.90M     128         5         0      0\n"
+          "     1      0      0       0       0         0     3.00M     64\n"
+          "  zero on every worker: alloc_empty shared_put foreign_alloc foreign_fail\n"
+          "\n"
+          "other counters:\n"
+          "  worker 0: rx_bytes=192000320 tx_bytes=0 busy_tsc=7000 idle_tsc=3000\n"
+          "  worker 1: rx_bytes=0 tx_bytes=191997952 busy_tsc=7000 idle_tsc=3000\n");
+
+    // A counter off the main list gets a column once it is non-zero.
+    w1["recycle_foreign_alloc"] = 7;
+    const std::string foreign = render_workers({w0, w1});
+    CHECK(foreign.find("        alloc  alloc  refill  refill                      defer  foreign\n"
+                       "worker   fast   slow   defer  shared  recycled  deferred   full    alloc\n"
+                       "     0  2.99M  10.0K   2.90M     128         5         0      0        0\n"
+                       "     1      0      0       0       0         0     3.00M     64        7\n"
+                       "  zero on every worker: alloc_empty shared_put foreign_fail\n") !=
+          std::string::npos);
+}
+
+TEST_CASE("every recycle counter gets a column once it is non-zero", "[pmdctl]") {
+    // The list is recycle_counts.hpp's: a counter added there needs no pmdctl change.
+    for (const auto& info : pmdfwd::kRecycleCountInfo) {
+        INFO(info.name);
+        const std::string name = info.name;
+        const size_t cut = name.find('_');
+        const std::string over = cut == std::string::npos ? "" : name.substr(0, cut);
+        const std::string header = cut == std::string::npos ? name : name.substr(cut + 1);
+        const Json w{{"worker", 0}, {"recycle_" + name, 4242}};
+        const std::string out = render_workers({w});
+        const size_t at = out.find("recycle counters on each worker's lcore");
+        REQUIRE(at != std::string::npos);
+        const std::string table = out.substr(at);
+        // Right-aligned to the widest of the two header words and "4.24K".
+        const size_t width = std::max({over.size(), header.size(), size_t(5)});
+        const auto pad = [&](const std::string& cell) {
+            return std::string(width - cell.size(), ' ') + cell + "\n";
+        };
+        const std::string lines = (over.empty() ? "" : "        " + pad(over)) + "worker  " +
+                                  pad(header) + "     0  " + pad("4.24K");
+        CHECK(table.find(":\n" + lines) != std::string::npos);
+        CHECK(out.find("recycle_") == std::string::npos);  // not left to "other counters"
+    }
+}
+
 TEST_CASE("show workers: an unpaired worker and missing fields", "[pmdctl]") {
     Json w{{"worker", 3}, {"lcore", 4}, {"rx_port", "lan"}, {"rx_queue", 1}, {"tx_port", "-"}};
     CHECK(render_workers({w}) ==
-          "worker  lcore  rx -> tx    rx_pkts  tx_pkts  drops  empty%  busy%  cyc/pkt\n"
-          "     3      4  lan/1 -> -        -        -      -       -      -        -\n"
+          "worker  lcore  rx -> tx    rx_pkts  tx_pkts  drops  handoff_out  handoff_in  empty%  "
+          "busy%  cyc/pkt\n"
+          "     3      4  lan/1 -> -        -        -      -            -           -       -  "
+          "    -        -\n"
           "\n"
           "drops by reason: none\n");
 }
 
-TEST_CASE("show pools: every field, plus use%", "[pmdctl]") {
-    const std::vector<Json> pools = {Json{{"name", "pf_w0"},
-                                          {"socket", 0},
-                                          {"size", 8192},
-                                          {"cache_size", 256},
-                                          {"avail", 8160},
-                                          {"in_use", 32},
-                                          {"present_unclamped", 8160}}};
+TEST_CASE("show pools: stock pools", "[pmdctl]") {
+    const std::vector<Json> pools = {stock_pool("pf_w0", 8192, 32), stock_pool("pf_w1", 8192, 29)};
     CHECK(render_pools(pools) ==
-          "name   socket  size  cache_size  avail  in_use  use%  present_unclamped\n"
-          "pf_w0       0  8192         256   8160      32  0.4%               8160\n");
+          "name   ops         owner  socket  size  cache_size  avail  in_use  use%  "
+          "present_unclamped\n"
+          "pf_w0  ring_mp_mc      -       0  8192         256   8160      32  0.4%  "
+          "             8160\n"
+          "pf_w1  ring_mp_mc      -       0  8192         256   8163      29  0.4%  "
+          "             8163\n");
+    CHECK(render_pools({}) == "no pools\n");
+}
+
+TEST_CASE("show pools: recycle pools next to a stock pool", "[pmdctl]") {
+    // alloc_fast alloc_slow alloc_empty refill_defer refill_shared recycled
+    // deferred defer_full shared_put foreign_alloc foreign_fail
+    Json w0 =
+        recycle_pool("pf_w0", 1, 1136, {2990000, 10005, 0, 2900000, 128, 5, 2999936, 64, 0, 0, 0});
+    Json w1 = recycle_pool("pf_w1", 2, 0, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+    w1["free_owner_store"] = 8192;
+    w1["free_pending"] = 0;
+    w1["free_defer_rings"] = 0;
+    Json spare = stock_pool("pf_spare1", 1024, 512);
+    spare["new_field"] = "shown";
+    const std::string out = render_pools({w0, w1, spare});
+    CHECK(out ==
+          "name       ops             owner  socket  size  cache_size  avail  in_use   use%  "
+          "present_unclamped\n"
+          "pf_w0      pmdfwd_recycle      1       0  8192         256   7056    1136  13.9%  "
+          "             7056\n"
+          "pf_w1      pmdfwd_recycle      2       0  8192         256   8192       0   0.0%  "
+          "             8192\n"
+          "pf_spare1  ring_mp_mc          -       0  1024         256    512     512  50.0%  "
+          "              512\n"
+          "\n"
+          "recycle counters (since the last clear):\n"
+          "           alloc  alloc  refill  refill                      defer      in\n"
+          "pool        fast   slow   defer  shared  recycled  deferred   full  flight\n"
+          "pf_w0      2.99M  10.0K   2.90M     128         5     3.00M     64    1136\n"
+          "pf_w1          0      0       0       0         0         0      0       0\n"
+          "pf_spare1      -      -       -       -         -         -      -     512\n"
+          "  zero on every pool: alloc_empty shared_put foreign_alloc foreign_fail\n"
+          "\n"
+          "free objects by place:\n"
+          "           owner           defer  shared\n"
+          "pool       store  pending  rings    ring  overflow\n"
+          "pf_w0       6000       32   1024       0         0\n"
+          "pf_w1       8192        0      0       0         0\n"
+          "pf_spare1      -        -      -       -         -\n"
+          "\n"
+          "other fields:\n"
+          "  pf_spare1: new_field=shown\n");
+
+    // A pool that ran dry: alloc_empty gets its column, the others stay named.
+    w1["alloc_empty"] = 3;
+    const std::string dry = render_pools({w0, w1, spare});
+    CHECK(dry.find(
+              "           alloc  alloc  alloc  refill  refill                      defer      in\n"
+              "pool        fast   slow  empty   defer  shared  recycled  deferred   full  flight\n"
+              "pf_w0      2.99M  10.0K      0   2.90M     128         5     3.00M     64    1136\n"
+              "pf_w1          0      0      3       0       0         0         0      0       0\n"
+              "pf_spare1      -      -      -       -       -         -         -      -     512\n"
+              "  zero on every pool: shared_put foreign_alloc foreign_fail\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("show plan and stats", "[pmdctl]") {
-    const Json info{{"version", "0.1.0"}, {"mode", "patch"}, {"uptime_s", 3723}};
+    const Json info{
+        {"version", "0.1.0"}, {"mode", "patch"}, {"pool_model", "recycle"}, {"uptime_s", 3723}};
     const Json plan = Json::array({"mode patch, burst 32", "worker 0 on lcore 1"});
     CHECK(render_plan(info, plan) ==
-          "version   0.1.0\n"
-          "mode      patch\n"
-          "uptime_s  3723 (1h02m03s)\n"
+          "version     0.1.0\n"
+          "mode        patch\n"
+          "pool_model  recycle\n"
+          "uptime_s    3723 (1h02m03s)\n"
           "\n"
           "plan:\n"
           "  mode patch, burst 32\n"
           "  worker 0 on lcore 1\n");
 
-    const Json totals{{"workers", 2},
-                      {"rx_pkts", 2000500},
-                      {"rx_bytes", 128032000},
-                      {"drops", 20},
-                      {"busy_permille", 1000}};
-    CHECK(render_stats(totals, {worker_record(0, 2000000, 0), worker_record(1, 500, 20)}) ==
+    // Shaped like totals_record(): in_flight last, rx == tx + drops + in_flight.
+    const Json totals{{"workers", 2},       {"rx_pkts", 2000500},    {"rx_bytes", 128032000},
+                      {"tx_pkts", 2000448}, {"drops", 20},           {"handoff_out", 1500},
+                      {"handoff_in", 1468}, {"busy_permille", 1000}, {"in_flight", 32}};
+    CHECK(render_stats(totals, {worker_record(0, 2000000, 0, 1500, 0),
+                                worker_record(1, 500, 20, 0, 1468)}) ==
           "totals:\n"
           "workers                2\n"
           "rx_pkts          2000500  2.00M\n"
           "rx_bytes       128032000  128MB\n"
+          "tx_pkts          2000448  2.00M\n"
           "drops                 20\n"
+          "handoff_out         1500  1.50K\n"
+          "handoff_in          1468  1.47K\n"
           "busy_permille       1000\n"
+          "in_flight             32\n"
           "\n"
           "per worker:\n"
-          "worker 0  lcore 1  p0/0 -> p1/0  rx  2.00M  tx  2.00M  drops   0  busy  70.0%\n"
-          "worker 1  lcore 2  p1/0 -> p0/0  rx    500  tx    480  drops  20  busy  70.0%\n");
+          "worker 0  lcore 1  p0/0 -> p1/0  rx  2.00M  tx  2.00M  drops   0  handoff out  1.50K  "
+          "in      0  busy  70.0%\n"
+          "worker 1  lcore 2  p1/0 -> p0/0  rx    500  tx  1.95K  drops  20  handoff out      0  "
+          "in  1.47K  busy  70.0%\n");
 }
 
 TEST_CASE("watch rates from two snapshots", "[pmdctl]") {
