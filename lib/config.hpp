@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "mac_addr.hpp"
+#include "netlog_format.hpp"
+#include "udp_frame.hpp"
 
 namespace pmdfwd {
 
@@ -90,6 +92,30 @@ struct LogConfig {
     std::string file;  // empty: console only
 };
 
+// How a log record gets its buffer: "pool-first" takes a pre-filled one and
+// refills in the background (the default); "alloc-first" allocates, and tops
+// the pre-filled stack up inline, as netpoll did before it changed: kept for
+// the benchmark that compares them.
+enum class NetlogSendPath { pool_first, alloc_first };
+
+struct NetlogConfig {
+    bool enabled = false;
+    std::string port;  // a configured [[port]]: the channel gets its own TX queue there
+    Ipv4Addr src_ip, dst_ip;
+    MacAddr dst_mac;
+    uint16_t src_port = 6665;  // netconsole's defaults
+    uint16_t dst_port = 6666;
+    std::string level = "info";  // lowest level sent
+    NetlogFormat format = NetlogFormat::extended;
+    uint32_t reserve = 512;      // mbufs in the channel's own pool
+    uint32_t prefill = 64;       // of those, kept pre-filled with headers, ready to send
+    uint32_t rate_limit = 2000;  // datagrams per second; 0: no limit
+    uint32_t rate_burst = 200;   // datagrams that may go at once after a quiet spell
+    NetlogSendPath send_path = NetlogSendPath::pool_first;
+    SourceLoc loc;  // the [netlog] table
+    SourceLoc port_loc;
+};
+
 struct Config {
     std::string source_name;  // file the config came from, for messages
     EalConfig eal;
@@ -98,6 +124,7 @@ struct Config {
     PoolConfig pool;
     ControlConfig control;
     LogConfig log;
+    NetlogConfig netlog;
 
     const PortConfig* find_port(const std::string& name) const {
         for (const auto& p : ports)
@@ -109,5 +136,7 @@ struct Config {
 const char* to_string(ForwardMode mode);
 const char* to_string(TxMode mode);
 const char* to_string(PoolModel model);
+const char* to_string(NetlogFormat format);
+const char* to_string(NetlogSendPath path);
 
 }  // namespace pmdfwd

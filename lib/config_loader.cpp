@@ -153,6 +153,11 @@ constexpr std::pair<const char*, PoolModel> kPoolModels[] = {
     {"shared", PoolModel::shared},
     {"per-worker-stock", PoolModel::per_worker_stock}};
 
+constexpr std::pair<const char*, NetlogFormat> kNetlogFormats[] = {
+    {"extended", NetlogFormat::extended}, {"plain", NetlogFormat::plain}};
+constexpr std::pair<const char*, NetlogSendPath> kSendPaths[] = {
+    {"pool-first", NetlogSendPath::pool_first}, {"alloc-first", NetlogSendPath::alloc_first}};
+
 template <class E, size_t N>
 const char* name_of(E value, const std::pair<const char*, E> (&names)[N]) {
     for (const auto& [name, v] : names)
@@ -286,16 +291,68 @@ void read_control(TableReader& root, const toml::node& node, ControlConfig& cont
     r.finish();
 }
 
-void read_log(TableReader& root, const toml::node& node, LogConfig& log) {
-    TableReader r(require_table(root, node, "log"), "log", root.file());
-    if (const auto* n = r.string("level", log.level, 16)) {
+void read_level(TableReader& r, std::string& level) {
+    if (const auto* n = r.string("level", level, 16)) {
         static const std::set<std::string> kLevels = {"trace", "debug", "info",    "warn",
                                                       "error", "critical", "off"};
-        if (!kLevels.count(log.level))
+        if (!kLevels.count(level))
             r.fail(*n, "level",
-                   "unknown level '" + log.level +
+                   "unknown level '" + level +
                        "' (expected trace, debug, info, warn, error, critical or off)");
     }
+}
+
+template <class T, class Parse>
+void read_address(TableReader& r, const char* key, T& out, Parse parse, const char* example) {
+    std::string text;
+    if (const auto* n = r.string(key, text, 64)) {
+        const auto v = parse(text);
+        if (!v) r.fail(*n, key, "'" + text + "' is not an address like " + example);
+        out = *v;
+    }
+}
+
+void read_netlog(TableReader& root, const toml::node& node, const std::vector<PortConfig>& ports,
+                 NetlogConfig& nl) {
+    TableReader r(require_table(root, node, "netlog"), "netlog", root.file());
+    nl.loc = loc_of(node);
+    r.boolean("enabled", nl.enabled);
+    if (const auto* n = r.string("port", nl.port, 32)) {
+        nl.port_loc = loc_of(*n);
+        if (std::none_of(ports.begin(), ports.end(),
+                         [&](const PortConfig& p) { return p.name == nl.port; }))
+            r.fail(*n, "port", "names port '" + nl.port + "', which is not a configured [[port]]");
+    }
+    read_address(r, "src_ip", nl.src_ip, Ipv4Addr::parse, "\"10.0.0.1\"");
+    read_address(r, "dst_ip", nl.dst_ip, Ipv4Addr::parse, "\"10.0.0.2\"");
+    read_address(r, "dst_mac", nl.dst_mac, MacAddr::parse, "\"02:00:00:00:00:01\"");
+    r.integer("src_port", nl.src_port, 1, 65535);
+    r.integer("dst_port", nl.dst_port, 1, 65535);
+    read_level(r, nl.level);
+    r.choice("format", nl.format, kNetlogFormats);
+    r.integer("reserve", nl.reserve, 16, 65536);
+    if (const auto* n = r.take("prefill")) {
+        r.integer("prefill", nl.prefill, 1, 65536);
+        if (nl.prefill > nl.reserve / 2)
+            r.fail(*n, "prefill",
+                   "prefill " + std::to_string(nl.prefill) + " is more than half of reserve " +
+                       std::to_string(nl.reserve) +
+                       ": the rest is needed for buffers the port still holds");
+    }
+    r.integer("rate_limit", nl.rate_limit, 0, 10000000);
+    r.integer("rate_burst", nl.rate_burst, 1, 1000000);
+    r.choice("send_path", nl.send_path, kSendPaths);
+    if (nl.enabled)
+        for (const char* key : {"port", "src_ip", "dst_ip", "dst_mac"})
+            if (!r.take(key))
+                root.fail(node, std::string("netlog.") + key,
+                          std::string("is required when enabled = true"));
+    r.finish();
+}
+
+void read_log(TableReader& root, const toml::node& node, LogConfig& log) {
+    TableReader r(require_table(root, node, "log"), "log", root.file());
+    read_level(r, log.level);
     r.string("file", log.file, 4096);
     r.finish();
 }
@@ -317,6 +374,7 @@ Config read_root(const toml::table& doc, const std::string& file) {
     if (const auto* n = root.take("pool")) read_pool(root, *n, cfg.pool);
     if (const auto* n = root.take("control")) read_control(root, *n, cfg.control);
     if (const auto* n = root.take("log")) read_log(root, *n, cfg.log);
+    if (const auto* n = root.take("netlog")) read_netlog(root, *n, cfg.ports, cfg.netlog);
     root.finish();
     return cfg;
 }
@@ -326,6 +384,8 @@ Config read_root(const toml::table& doc, const std::string& file) {
 const char* to_string(ForwardMode mode) { return name_of(mode, kForwardModes); }
 const char* to_string(TxMode mode) { return name_of(mode, kTxModes); }
 const char* to_string(PoolModel model) { return name_of(model, kPoolModels); }
+const char* to_string(NetlogFormat format) { return name_of(format, kNetlogFormats); }
+const char* to_string(NetlogSendPath path) { return name_of(path, kSendPaths); }
 
 ConfigResult parse_config(std::string_view text, std::string_view file) {
     const std::string file_name(file);

@@ -51,10 +51,18 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
         if (w.tx_port == int(p)) senders.push_back(&w);
         if (w.rx_port == p) pollers.push_back(&w);
     }
+    // The log channel's queue is never a worker's: one more on its port.
+    const uint16_t extra = cfg.netlog.enabled && cfg.netlog.port == port.name ? 1 : 0;
     const auto fits = [&](uint16_t tx) {
-        const QueueCounts q = configured_queue_counts(limits->driver, pp.rx_queues, tx);
+        const QueueCounts q =
+            configured_queue_counts(limits->driver, pp.rx_queues, uint16_t(tx + extra));
         return q.rx <= limits->max_rx_queues && q.tx <= limits->max_tx_queues;
     };
+    if (limits && pp.rx_queues > limits->max_rx_queues)
+        return at(cfg, port.loc, "port[" + std::to_string(p) + "].rx_queues",
+                  "port '" + port.name + "' (" + limits->driver + ") allows at most " +
+                      std::to_string(limits->max_rx_queues) + " rx queues but the plan needs " +
+                      std::to_string(pp.rx_queues) + "; lower rx_queues for this port");
     const SourceLoc loc = port.tx_loc.line ? port.tx_loc : port.loc;
     const std::string key = "port[" + std::to_string(p) + "].tx";
     pp.tx = port.tx;
@@ -69,9 +77,13 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
                           "\"per-worker\" needs " + std::to_string(senders.size()) +
                           " (one per sending worker); set tx = \"owner\" or \"auto\"");
         for (auto* w : senders) w->tx_queue = pp.tx_queues++;
+        if (extra) pp.netlog_queue = pp.tx_queues++;
         return std::nullopt;
     }
-    if (senders.empty()) return std::nullopt;
+    if (senders.empty()) {
+        if (extra) pp.netlog_queue = pp.tx_queues++;
+        return std::nullopt;
+    }
     // Owner mode: queue q belongs to the worker polling rx queue q, so the
     // owner sits on the port it transmits on; a port nobody polls gets one
     // queue, owned by its first sender.
@@ -93,6 +105,7 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
         w->tx_queue = uint16_t(q);
         if (owners[q] != w) w->handoff_to = int(owners[q]->id);
     }
+    if (extra) pp.netlog_queue = pp.tx_queues++;
     return std::nullopt;
 }
 
@@ -288,6 +301,13 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
         for (const unsigned l : plan.unused_lcores) line += " " + std::to_string(l);
         lines.push_back(line);
     }
+    for (size_t p = 0; p < cfg.ports.size(); ++p)
+        if (plan.ports[p].netlog_queue >= 0)
+            lines.push_back("netlog: " + std::string(to_string(cfg.netlog.format)) + " records at " +
+                            cfg.netlog.level + " and above to " + cfg.netlog.dst_ip.to_string() +
+                            ":" + std::to_string(cfg.netlog.dst_port) + " via '" +
+                            cfg.ports[p].name + "' txq " +
+                            std::to_string(plan.ports[p].netlog_queue));
     for (const auto& w : plan.warnings) lines.push_back("warning: " + w);
     return lines;
 }

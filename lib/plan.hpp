@@ -33,6 +33,7 @@ struct PortPlan {
     uint16_t rx_queues = 0;  // polled by workers
     uint16_t tx_queues = 0;  // each transmitted on by exactly one worker
     TxMode tx = TxMode::per_worker;  // per_worker or owner once resolved
+    int netlog_queue = -1;  // the log channel's own TX queue on this port, or -1
     bool tx_resolved = true;  // false: "auto" while the device's limits are unknown
 };
 

@@ -418,3 +418,17 @@ TEST_CASE("plan: pools cover the handoff ring, and the shared pool every worker"
     cfg.pool.mbufs = 5696;
     CHECK(plan_ok(cfg).workers.size() == 2);
 }
+
+TEST_CASE("plan: with device limits, too many rx queues are refused before tx is decided",
+          "[plan][tx]") {
+    Config cfg = fan_in();
+    std::vector<PortLimits> limits(3, PortLimits{"net_pcap", 1, 1});
+    auto r = build_plan(cfg, &limits);
+    REQUIRE(std::holds_alternative<ConfigError>(r));
+    const auto& e = std::get<ConfigError>(r);
+    CHECK(e.key == "port[0].rx_queues");
+    CHECK(e.line == 4);
+    CHECK(e.message ==
+          "port 'p0' (net_pcap) allows at most 1 rx queues but the plan needs 2; lower rx_queues "
+          "for this port");
+}

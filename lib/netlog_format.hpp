@@ -1,0 +1,82 @@
+// The emergency log channel's wire format, compatible with Linux netconsole
+// so that its receivers (nc -u -l, socat, netconsd) work as they are.
+// Pure: no DPDK, no allocation; safe in a signal handler.
+//   extended: "<level>,<sequence>,<timestamp_us>,<flags>;<message>\n", and when
+//             that is longer than one datagram's 1000 bytes, fragments with
+//             ",ncfrag=<offset>/<total>" before the ';' (netconsole's rule)
+//   plain:    the bare line, cut into 1000-byte datagrams
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace pmdfwd {
+
+enum class NetlogFormat { extended, plain };
+
+// netconsole's MAX_PRINT_CHUNK: the most payload one datagram carries.
+constexpr size_t kNetlogPayloadMax = 1000;
+// The longest message text a record keeps (longer text is cut and marked):
+// 16 fragments, enough for a backtrace line or a config dump line.
+constexpr size_t kNetlogTextMax = 16 * 1024;
+
+struct NetlogRecord {
+    uint8_t level = 6;  // syslog severity: 0 emerg ... 7 debug
+    uint64_t seq = 0;
+    uint64_t timestamp_us = 0;
+    bool continuation = false;  // flags 'c' instead of '-'
+    std::string_view text;      // without the trailing newline
+};
+
+// spdlog's levels (trace = 0 ... critical = 5) as syslog severities.
+uint8_t syslog_severity(int spdlog_level);
+
+// Calls emit(const char* payload, size_t len) once per datagram, in order.
+// Control characters are escaped as \xNN, and in the extended format also
+// '\\' and bytes >= 0x7f (as the kernel's extended format does), so a record
+// is always one line; the newline that ends it is added here.
+// Returns the number of datagrams.
+template <class Emit>
+size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit);
+
+// Internal, exposed for the template: escapes `text` into out (capacity
+// `cap`), adds '\n', returns the length. Never writes past cap.
+size_t escape_text(std::string_view text, char* out, size_t cap, NetlogFormat fmt);
+// "<level>,<seq>,<ts>,<flag>" into out; returns the length.
+size_t format_ext_header(const NetlogRecord& rec, char* out, size_t cap);
+// ",ncfrag=<offset>/<total>;" into out; returns the length.
+size_t format_frag_field(size_t offset, size_t total, char* out, size_t cap);
+
+template <class Emit>
+size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit) {
+    char body[kNetlogTextMax + 64];
+    const size_t body_len = escape_text(rec.text, body, sizeof(body), fmt);
+    char dgram[kNetlogPayloadMax];
+    size_t sent = 0;
+    if (fmt == NetlogFormat::plain) {
+        for (size_t off = 0; off < body_len; off += kNetlogPayloadMax, ++sent) {
+            const size_t n = body_len - off < kNetlogPayloadMax ? body_len - off : kNetlogPayloadMax;
+            emit(body + off, n);
+        }
+        return sent;
+    }
+    size_t head = format_ext_header(rec, dgram, sizeof(dgram));
+    if (head + 1 + body_len <= kNetlogPayloadMax) {
+        dgram[head++] = ';';
+        for (size_t i = 0; i < body_len; ++i) dgram[head + i] = body[i];
+        emit(dgram, head + body_len);
+        return 1;
+    }
+    for (size_t off = 0; off < body_len; ++sent) {
+        const size_t h = head + format_frag_field(off, body_len, dgram + head, sizeof(dgram) - head);
+        const size_t room = kNetlogPayloadMax - h;
+        const size_t n = body_len - off < room ? body_len - off : room;
+        for (size_t i = 0; i < n; ++i) dgram[h + i] = body[off + i];
+        emit(dgram, h + n);
+        off += n;
+    }
+    return sent;
+}
+
+}  // namespace pmdfwd
