@@ -387,7 +387,8 @@ TEST_CASE("plan: tx per-worker beyond the device's queues is refused with the fi
           "[plan][tx]") {
     Config cfg = fan_in();
     cfg.ports[1].tx = TxMode::per_worker;
-    std::vector<PortLimits> limits(3, PortLimits{"net_af_packet", 1, 1});
+    std::vector<PortLimits> limits(3, PortLimits{"net_null", 16, 16});
+    limits[1] = {"net_af_packet", 1, 1};
     auto r = build_plan(cfg, &limits);
     REQUIRE(std::holds_alternative<ConfigError>(r));
     const auto& e = std::get<ConfigError>(r);
