@@ -1,8 +1,9 @@
 // The recycling mempool driver (see recycle_mempool.hpp). enqueue/dequeue run
 // on whatever thread frees or allocates (workers, PMDs inside tx_burst, the
 // main lcore, non-EAL threads); alloc/free/create run on the main lcore.
-// Nothing is dropped: an object that fits nowhere is counted as overflow,
-// which only a double free can cause.
+// An object that fits nowhere is counted as overflow, which only a double
+// free can cause (the pool then holds more than its size; which copy is
+// kept is arbitrary).
 #include "recycle_mempool.hpp"
 
 #include <rte_errno.h>
@@ -53,6 +54,7 @@ struct Recycler {
     rte_ring* defer_rings[RTE_MAX_LCORE] = {};  // the owner's inbound rings, packed
     unsigned defer_ring_count = 0;
     uint32_t defer_age = 0;  // objects left in each defer ring to age (half its size)
+    uint32_t dpdk_cache = 0;  // the size of DPDK's lcore caches in front
     std::atomic<uint64_t> overflow{0};
 
     // The owner's store: a LIFO that holds the whole pool, so the owner never
@@ -175,6 +177,8 @@ uint32_t refill_store(Recycler& r, Slot& s, uint32_t len, unsigned n) {
     return len;
 }
 
+bool is_cache_fill(const Recycler& r, unsigned n) { return r.dpdk_cache != 0 && n > r.dpdk_cache; }
+
 int get_owner(Recycler& r, void** objs, unsigned n) {
     Slot& s = *r.slots[r.owner];
     uint32_t len = r.store_len.load(std::memory_order_relaxed);
@@ -184,7 +188,9 @@ int get_owner(Recycler& r, void** objs, unsigned n) {
         len = refill_store(r, s, len, n);
         r.store_len.store(len, std::memory_order_relaxed);
         if (len < n) {
-            add(s, s.counts.alloc_empty, 1);
+            // DPDK asks for a cache-full plus the request first and, when that
+            // fails, for the request alone: only the latter is a failure.
+            if (!is_cache_fill(r, n)) add(s, s.counts.alloc_empty, 1);
             return -ENOBUFS;
         }
         add(s, s.counts.alloc_slow, n);
@@ -205,22 +211,23 @@ int recycle_dequeue(rte_mempool* mp, void** objs, unsigned n) {
         std::memcpy(objs, s.pending + (len - n), n * sizeof(void*));
         s.pending_len.store(len - n, std::memory_order_relaxed);
     } else if (rte_ring_mc_dequeue_bulk(r.shared, objs, n, nullptr) != n) {
-        add(s, s.counts.foreign_fail, 1);
+        if (!is_cache_fill(r, n)) add(s, s.counts.foreign_fail, 1);
         return -ENOBUFS;
     }
     add(s, s.counts.foreign_alloc, n);
     return 0;
 }
 
+// Rings before batches: a batch is emptied before it is pushed, so in this
+// order an object on its way is missed for a moment, never counted twice.
 RecycleLevels levels_of(const Recycler& r) {
     RecycleLevels l;
-    l.owner_store = r.store_len.load(std::memory_order_relaxed);
     for (unsigned i = 0; i < RTE_MAX_LCORE; ++i)
-        if (r.slots[i]) {
-            l.pending += r.slots[i]->pending_len.load(std::memory_order_relaxed);
-            if (r.slots[i]->defer) l.defer_rings += rte_ring_count(r.slots[i]->defer);
-        }
+        if (r.slots[i] && r.slots[i]->defer) l.defer_rings += rte_ring_count(r.slots[i]->defer);
     l.shared_ring = rte_ring_count(r.shared);
+    for (unsigned i = 0; i < RTE_MAX_LCORE; ++i)
+        if (r.slots[i]) l.pending += r.slots[i]->pending_len.load(std::memory_order_relaxed);
+    l.owner_store = r.store_len.load(std::memory_order_relaxed);
     l.overflow = r.overflow.load(std::memory_order_relaxed);
     return l;
 }
@@ -277,6 +284,7 @@ int recycle_alloc(rte_mempool* mp) {
     auto* r = new (mem) Recycler;
     r->owner = params->owner_lcore;
     r->size = mp->size;
+    r->dpdk_cache = mp->cache_size;
     r->store = static_cast<void**>(
         rte_zmalloc_socket("pmdfwd_store", sizeof(void*) * mp->size, RTE_CACHE_LINE_SIZE, socket));
     r->shared = make_ring(mp->size, 0, socket);  // multi-producer, multi-consumer
@@ -369,8 +377,10 @@ Result<rte_mempool*> create_recycle_pktmbuf_pool(const char* name, uint32_t mbuf
     }
     rte_mempool_obj_iter(mp, rte_pktmbuf_init, nullptr);
     // Populating put every object through this lcore: that is no free.
-    Recycler& r = recycler(mp);
-    slot_for(r, rte_lcore_id()).counts.shared_put.store(0, std::memory_order_relaxed);
+    for_each_recycle_count(slot_for(recycler(mp), rte_lcore_id()).counts,
+                           slot_for(recycler(mp), rte_lcore_id()).counts,
+                           [](const RecycleCountInfo&, std::atomic<uint64_t>& c,
+                              std::atomic<uint64_t>&) { c.store(0, std::memory_order_relaxed); });
     return mp;
 }
 
@@ -394,6 +404,15 @@ RecycleCounts recycle_counts_of_lcore(const rte_mempool* mp, unsigned lcore) {
 }
 
 RecycleLevels recycle_levels(const rte_mempool* mp) { return levels_of(recycler(mp)); }
+
+void recycle_owner_retire(rte_mempool* mp) {
+    Recycler& r = recycler(mp);
+    if (rte_lcore_id() != r.owner) return;
+    rte_mempool_cache_flush(nullptr, mp);  // into the store
+    uint32_t len = take_from_defer_rings(r, *r.slots[r.owner], r.store_len.load(), 0);
+    r.store_len.store(0, std::memory_order_relaxed);
+    put_shared(r, r.store, len);
+}
 
 DeferFlush make_defer_flush(rte_mempool* mp, unsigned lcore) {
     static const std::atomic<uint32_t> kNothingPending{0};

@@ -38,6 +38,11 @@ RecycleCounts recycle_counts(const rte_mempool* mp);  // sum over lcores
 RecycleCounts recycle_counts_of_lcore(const rte_mempool* mp, unsigned lcore);
 RecycleLevels recycle_levels(const rte_mempool* mp);  // racy while live; exact when quiet
 
+// On the owner lcore, when it stops polling: everything free that only the
+// owner could reach (its DPDK cache, its store, the defer rings) moves to the
+// shared ring, so the main lcore can allocate at shutdown (rx drains refill).
+void recycle_owner_retire(rte_mempool* mp);
+
 // What a worker lcore keeps to push its frees of one foreign pool at the end
 // of every poll-loop iteration. The check is two loads of lines only this
 // lcore writes; the push happens only when something is waiting.

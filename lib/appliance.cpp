@@ -52,6 +52,9 @@ Status Appliance::build(const std::string& pool_prefix) {
         if (!port) return port.error();
         ports_.push_back(std::move(port.value()));
     }
+    // Port set-up allocated on this lcore: give back what its cache kept, so
+    // every free buffer is reachable by the pools' owners.
+    for (const auto& pool : pools_) rte_mempool_cache_flush(nullptr, pool->mempool());
     if (auto st = create_handoff_rings(pool_prefix); !st) return st;
     wire_workers();
     worker_baseline_.resize(workers_.size());
@@ -156,6 +159,8 @@ void Appliance::wire_workers() {
                 if (other != wp.id)
                     w->defer_flush[w->defer_flush_count++] =
                         make_defer_flush(worker_pool_[other], wp.lcore);
+        w->pool = worker_pool_[wp.id];
+        w->pool_recycles = cfg_.pool.model == PoolModel::recycle;
         w->mode = cfg_.forward.mode;
         w->burst = cfg_.forward.burst;
         w->tx_retries = cfg_.forward.tx_retries;
@@ -190,7 +195,8 @@ ShutdownReport Appliance::shutdown() {
     stop_workers_.store(true);
     for (size_t i = 0; i < workers_.size(); ++i)
         if (launched_.size() > i && launched_[i]) rte_eal_wait_lcore(workers_[i]->lcore);
-    report.drained += drain_handoff_rings();
+    report.handoff_drained = drain_handoff_rings();
+    report.drained += report.handoff_drained;
     for (auto& port : ports_) report.drained += port->stop_and_drain();
 
     std::vector<WorkerSnapshot> finals;
@@ -199,7 +205,7 @@ ShutdownReport Appliance::shutdown() {
         report.workers.push_back(worker_record(identity(i), finals.back()));
         spdlog::info("final worker {}: {}", i, report.workers.back().to_line());
     }
-    report.totals = totals_record(finals);
+    report.totals = totals_record(finals, in_flight_level(finals));
     if (!workers_.empty()) spdlog::info("final totals: {}", report.totals.to_line());
     for (auto& port : ports_) {
         Record r;
@@ -321,9 +327,10 @@ Record Appliance::pool(size_t i) const {
 }
 
 Record Appliance::totals() const {
-    std::vector<WorkerSnapshot> all;
+    std::vector<WorkerSnapshot> all, raw;
     for (size_t i = 0; i < workers_.size(); ++i) all.push_back(worker_snapshot(i));
-    return totals_record(all);
+    for (const auto& w : workers_) raw.push_back(w->stats.read());
+    return totals_record(all, in_flight_level(raw));
 }
 
 void Appliance::clear_stats() {

@@ -24,6 +24,7 @@ struct ShutdownReport {
     std::vector<Record> workers;  // final per-worker stats
     Record totals;
     uint64_t drained = 0;         // mbufs left in rx queues and handoff rings, freed at stop
+    uint64_t handoff_drained = 0;  // of those, the ones in handoff rings
     std::vector<PoolAudit> audits;
     bool pools_full() const {
         for (const auto& a : audits)

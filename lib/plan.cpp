@@ -88,6 +88,7 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
     // owner sits on the port it transmits on; a port nobody polls gets one
     // queue, owned by its first sender.
     std::vector<WorkerPlan*> owners = pollers.empty() ? std::vector{senders.front()} : pollers;
+    if (owners.size() > senders.size()) owners.resize(senders.size());  // no queue nobody uses
     if (limits) {
         uint16_t most = 1;
         while (most < owners.size() && fits(uint16_t(most + 1))) ++most;
@@ -112,7 +113,9 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
 // A worker's pool feeds its rx ring, the tx ring it fills (and the handoff
 // ring in front of it), one burst in hand, and the per-lcore caches of the
 // worker and the main lcore; a cache holds up to 1.5 x its size before it
-// flushes, hence 3 x cache. Model "shared" feeds every worker from one pool.
+// flushes, hence 3 x cache. A stock pool handing off also fills the owner's
+// cache, 2 x cache more (the recycle driver pushes that cache home every
+// iteration). Model "shared" feeds every worker from one pool.
 std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) {
     const bool shared = cfg.pool.model == PoolModel::shared;
     uint64_t shared_need = 0;
@@ -121,12 +124,15 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
         const auto& rx = cfg.ports[w.rx_port];
         const unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
         const unsigned handoff = w.handoff_to == kNoWorker ? 0 : cfg.forward.handoff_ring;
+        const unsigned caches =
+            handoff && cfg.pool.model == PoolModel::per_worker_stock ? 5 : 3;
         const unsigned need =
-            rx.rx_desc + tx_desc + handoff + cfg.forward.burst + 3 * cfg.pool.cache;
+            rx.rx_desc + tx_desc + handoff + cfg.forward.burst + caches * cfg.pool.cache;
         const std::string why =
             "rx_desc " + std::to_string(rx.rx_desc) + " + tx_desc " + std::to_string(tx_desc) +
             (handoff ? " + handoff_ring " + std::to_string(handoff) : "") + " + burst " +
-            std::to_string(cfg.forward.burst) + " + 3 x cache " + std::to_string(cfg.pool.cache);
+            std::to_string(cfg.forward.burst) + " + " + std::to_string(caches) + " x cache " +
+            std::to_string(cfg.pool.cache);
         if (shared) {
             shared_need += need;
             shared_why += (shared_why.empty() ? "" : ", ") + ("worker " + std::to_string(w.id) +

@@ -19,7 +19,9 @@ void add_counts(Record& r, const WorkerSnapshot& s) {
     r.add("empty_polls", s.empty_polls);
     r.add("busy_tsc", s.busy_tsc);
     r.add("idle_tsc", s.idle_tsc);
-    r.add("cycles_per_pkt", s.rx_pkts ? s.busy_tsc / s.rx_pkts : 0);
+    // A worker's packets: those it received and those handed to it to send.
+    const uint64_t pkts = s.rx_pkts + s.handoff_in;
+    r.add("cycles_per_pkt", pkts ? s.busy_tsc / pkts : 0);
     const uint64_t total = s.busy_tsc + s.idle_tsc;
     r.add("busy_permille", total ? s.busy_tsc * 1000 / total : 0);
 }
@@ -77,13 +79,19 @@ void add_recycle_levels(Record& r, const RecycleLevels& l) {
     r.add("overflow", l.overflow);
 }
 
-Record totals_record(const std::vector<WorkerSnapshot>& all) {
+uint64_t in_flight_level(const std::vector<WorkerSnapshot>& since_start) {
+    WorkerSnapshot sum;
+    for (const auto& s : since_start) sum += s;
+    return sum.in_flight();
+}
+
+Record totals_record(const std::vector<WorkerSnapshot>& all, uint64_t in_flight) {
     WorkerSnapshot sum;
     for (const auto& s : all) sum += s;
     Record r;
     r.add("workers", uint64_t(all.size()));
     add_counts(r, sum);
-    r.add("in_flight", sum.in_flight());
+    r.add("in_flight", in_flight);
     return r;
 }
 

@@ -27,7 +27,12 @@ Record pool_record(const PoolAudit& a, uint64_t cache_size, int64_t avail, int s
 // The recycle driver's counters, each name with `prefix` in front.
 void add_recycle_counts(Record& r, const RecycleCounts& c, const std::string& prefix = "");
 void add_recycle_levels(Record& r, const RecycleLevels& l);
-// Sum of all workers, for `pmdctl stats` and the shutdown log.
-Record totals_record(const std::vector<WorkerSnapshot>& all);
+// What sits in handoff rings now: sum of handoff_out - handoff_in over the
+// workers' counters since start (not since a clear: it is a level).
+uint64_t in_flight_level(const std::vector<WorkerSnapshot>& since_start);
+// Sum of all workers, for `pmdctl stats` and the shutdown log; in_flight is
+// the level above, so rx == tx + drops + in_flight holds when nothing was
+// in flight at the last clear.
+Record totals_record(const std::vector<WorkerSnapshot>& all, uint64_t in_flight);
 
 }  // namespace pmdfwd

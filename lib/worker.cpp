@@ -102,6 +102,12 @@ void poll_loop(WorkerContext& w) {
         }
     }
     flush_deferred_frees(w);
+    // What only this lcore can reach goes where the main lcore can: port
+    // drains at shutdown allocate there.
+    if (w.pool_recycles)
+        recycle_owner_retire(w.pool);
+    else if (w.pool)
+        rte_mempool_cache_flush(nullptr, w.pool);
     const uint64_t now = rte_rdtsc();
     (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;
     publish(w.stats, p);

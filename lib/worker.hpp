@@ -40,6 +40,8 @@ struct alignas(64) WorkerContext {
     rte_ring* handoff_out = nullptr;  // set: tx_queue belongs to another worker; hand off
     unsigned handoff_in_count = 0;
     HandoffIn handoff_in[kMaxWorkers];  // bursts other workers hand to this one
+    rte_mempool* pool = nullptr;  // its rx queue's pool
+    bool pool_recycles = false;
     // Recycle pools of other workers: frees of their mbufs on this lcore are
     // pushed back to them at the end of every loop iteration.
     unsigned defer_flush_count = 0;

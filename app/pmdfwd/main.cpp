@@ -90,8 +90,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pmdfwd: config error: %s\n", st.error().message.c_str());
         return kExitBadConfig;
     }
+    // The plan is logged once the devices' limits have resolved it (Appliance).
     spdlog::info("pmdfwd {} starting with {}", pmdfwd::kVersion, config_path);
-    for (const auto& line : pmdfwd::render_plan(cfg, plan)) spdlog::info("plan: {}", line);
 
     auto args = pmdfwd::build_eal_args(cfg, plan);
     std::vector<char*> argv_eal;

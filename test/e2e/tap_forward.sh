@@ -87,7 +87,10 @@ if [[ $MODE == owner ]]; then
   check "$MODE: the left worker handed every packet to the right port's owner or counted it ($ho_left + $ho_full of $w_left_rx)" \
     test $((ho_left + ho_full)) -eq "$w_left_rx"
   check "$MODE: most packets were handed over" test "$ho_left" -gt $((w_left_rx / 2))
-  check "$MODE: the right worker took them all ($ho_right_in)" test "$ho_right_in" -eq "$ho_left"
+  # Read in one snapshot per worker: a frame the kernel sends meanwhile (IPv6
+  # ND) may sit in the ring between the two reads.
+  check "$MODE: the right worker took them ($ho_right_in of $ho_left)" \
+    test $((ho_left - ho_right_in)) -ge 0 -a $((ho_left - ho_right_in)) -le 8
   check "$MODE: the plan shows the handoff" grep -q "hands off to worker 1, owner of 'right' txq 0" \
     "$WORK/pmdfwd.log"
   tmp=$w_left_tx w_left_tx=$w_right_tx w_right_tx=$tmp

@@ -102,7 +102,24 @@ struct Storm {
     uint64_t allocated = 0;
     uint64_t alloc_failed = 0;
     uint64_t other_allocs = 0;
+    std::atomic<uint64_t> handed_out_twice{0};  // a buffer allocated while already in use
 };
+
+// A tag in each mbuf, set while it is in use: an allocation that finds it set
+// got a buffer someone else still holds.
+constexpr uint32_t kInUse = 0x5a5a5a5a;
+uint32_t& tag(rte_mbuf* m) { return m->dynfield1[0]; }
+
+void take_tags(Storm& s, rte_mbuf** m, unsigned n) {
+    for (unsigned i = 0; i < n; ++i) {
+        if (tag(m[i]) == kInUse) s.handed_out_twice++;
+        tag(m[i]) = kInUse;
+    }
+}
+
+void drop_tags(rte_mbuf** m, unsigned n) {
+    for (unsigned i = 0; i < n; ++i) tag(m[i]) = 0;
+}
 
 int storm_owner(void* arg) {
     auto& s = *static_cast<Storm*>(arg);
@@ -113,12 +130,15 @@ int storm_owner(void* arg) {
             continue;
         }
         s.allocated += 32;
-        for (auto* m : burst) m->hash.rss = uint32_t(i);  // the owner writes its own buffers
+        take_tags(s, burst, 32);
         rte_ring* dest = i % 4 == 3 ? nullptr : (i % 16 == 1 ? s.to_thread : s.handoff);
         unsigned passed = dest ? rte_ring_enqueue_burst(dest, reinterpret_cast<void**>(burst),
                                                         32, nullptr)
                                : 0;
-        if (passed < 32) rte_pktmbuf_free_bulk(burst + passed, 32 - passed);
+        if (passed < 32) {
+            drop_tags(burst + passed, 32 - passed);
+            rte_pktmbuf_free_bulk(burst + passed, 32 - passed);
+        }
     }
     s.owner_done = true;
     return 0;
@@ -132,6 +152,7 @@ int storm_other(void* arg) {
     for (;;) {
         const bool last = s.owner_done.load();
         const unsigned n = rte_ring_dequeue_burst(s.handoff, burst, 64, nullptr);
+        drop_tags(reinterpret_cast<rte_mbuf**>(burst), n);
         rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(burst), n);
         if (++iteration % 64 == 0) {
             // With DPDK's cache in front, an empty cache makes this reach the driver.
@@ -139,6 +160,8 @@ int storm_other(void* arg) {
             rte_mbuf* mine[4];
             if (rte_pktmbuf_alloc_bulk(s.mp, mine, 4) == 0) {
                 s.other_allocs += 4;
+                take_tags(s, mine, 4);
+                drop_tags(mine, 4);
                 rte_pktmbuf_free_bulk(mine, 4);
             }
         }
@@ -165,6 +188,7 @@ void run_storm(rte_mempool* mp, uint64_t bursts) {
         for (;;) {
             const bool last = s.owner_done.load();
             const unsigned n = rte_ring_dequeue_burst(s.to_thread, burst, 32, nullptr);
+            drop_tags(reinterpret_cast<rte_mbuf**>(burst), n);
             rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(burst), n);
             if (n == 0) {
                 if (last && rte_ring_empty(s.to_thread)) break;
@@ -182,6 +206,7 @@ void run_storm(rte_mempool* mp, uint64_t bursts) {
 
     INFO("allocated " << s.allocated << ", failed bursts " << s.alloc_failed);
     CHECK(s.allocated >= bursts * 32 / 2);  // most bursts found buffers
+    CHECK(s.handed_out_twice == 0);
     const RecycleCounts c = recycle_counts(mp);
     // The owner's own frees: DPDK's cache, when there is one, keeps them
     // before the driver sees them.
@@ -252,4 +277,116 @@ TEST_CASE("recycle pool: creation names what is wrong", "[recycle]") {
     CHECK(bad.error().message.find("rc_bad_owner") != std::string::npos);
     CHECK(bad.error().message.find("lcore 77") != std::string::npos);
     CHECK(rte_mempool_lookup("rc_bad_owner") == nullptr);
+}
+
+namespace {
+
+struct FreeOn {
+    rte_mempool* mp;
+    std::vector<rte_mbuf*> bufs;
+    unsigned got = 0;
+};
+
+// A worker lcore that is not the owner takes buffers and frees them, pushing
+// its batches as a worker does at the end of an iteration.
+int alloc_then_free_on_other(void* arg) {
+    auto& f = *static_cast<FreeOn*>(arg);
+    f.got = rte_pktmbuf_alloc_bulk(f.mp, f.bufs.data(), unsigned(f.bufs.size())) == 0
+                ? unsigned(f.bufs.size())
+                : 0;
+    rte_pktmbuf_free_bulk(f.bufs.data(), f.got);
+    flush_deferred(make_defer_flush(f.mp, rte_lcore_id()));
+    return 0;
+}
+
+int owner_takes_64(void* arg) {
+    auto& f = *static_cast<FreeOn*>(arg);
+    f.got = rte_pktmbuf_alloc_bulk(f.mp, f.bufs.data(), 64) == 0 ? 64 : 0;
+    return 0;
+}
+
+int owner_puts_64(void* arg) {
+    auto& f = *static_cast<FreeOn*>(arg);
+    rte_pktmbuf_free_bulk(f.bufs.data(), 64);
+    return 0;
+}
+
+int owner_retires(void* arg) {
+    recycle_owner_retire(static_cast<rte_mempool*>(arg));
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("recycle pool: a full defer ring falls back to the shared ring; the owner takes the "
+          "aged half first",
+          "[recycle]") {
+    // 4096 buffers: more than a defer ring (2048) holds, so 3000 frees on
+    // lcore 2 overflow it while the owner is not running.
+    rte_mempool* mp = make_pool(0, 4096);
+    FreeOn f{mp, std::vector<rte_mbuf*>(3000), 0};
+    run_on(kOther, alloc_then_free_on_other, &f);
+    REQUIRE(f.got == 3000);
+    RecycleCounts c = recycle_counts(mp);
+    CHECK(c.foreign_alloc == 3000);
+    CHECK(c.deferred == 3000);
+    CHECK(c.defer_full == 3000 - 2048);
+    RecycleLevels l = recycle_levels(mp);
+    CHECK(l.defer_rings == 2048);
+    CHECK(l.shared_ring == 4096 - 2048);
+    CHECK(unclamped_object_count(mp) == 4096);
+
+    // The owner's first refill takes only the older half of the defer ring
+    // (the newest buffers were just touched by lcore 2), then what it still
+    // needs from the shared ring.
+    FreeOn o{mp, std::vector<rte_mbuf*>(64), 0};
+    run_on(kOwner, owner_takes_64, &o);
+    REQUIRE(o.got == 64);
+    c = recycle_counts(mp);
+    CHECK(c.refill_defer == 1024);
+    CHECK(c.refill_shared == 0);
+    CHECK(c.alloc_slow == 64);
+    CHECK(recycle_levels(mp).defer_rings == 1024);
+    run_on(kOwner, owner_puts_64, &o);
+    CHECK(recycle_counts(mp).recycled == 64);
+
+    // A retired owner leaves every free buffer where the main lcore can take it.
+    run_on(kOwner, owner_retires, mp);
+    l = recycle_levels(mp);
+    CHECK(l.shared_ring == 4096);
+    CHECK(l.owner_store == 0);
+    CHECK(l.defer_rings == 0);
+    std::vector<rte_mbuf*> all(4096);
+    CHECK(rte_pktmbuf_alloc_bulk(mp, all.data(), 4096) == 0);
+    rte_pktmbuf_free_bulk(all.data(), 4096);
+    check_whole(mp);
+    rte_mempool_free(mp);
+}
+
+TEST_CASE("recycle pool: behind a DPDK cache, a cache-fill shortfall is not an empty pool",
+          "[recycle]") {
+    // 600 buffers, cache 256: the owner's first bulk alloc of 500 makes DPDK
+    // ask for 256 + 500 (fails), then for 500 (succeeds). No failure counted.
+    rte_mempool* mp = make_pool(256, 600);
+    FreeOn o{mp, std::vector<rte_mbuf*>(500), 0};
+    run_on(kOwner, [](void* arg) {
+        auto& f = *static_cast<FreeOn*>(arg);
+        f.got = rte_pktmbuf_alloc_bulk(f.mp, f.bufs.data(), 500) == 0 ? 500 : 0;
+        return 0;
+    }, &o);
+    CHECK(o.got == 500);
+    CHECK(recycle_counts(mp).alloc_empty == 0);
+    run_on(kOwner, [](void* arg) {
+        auto& f = *static_cast<FreeOn*>(arg);
+        rte_pktmbuf_free_bulk(f.bufs.data(), 500);
+        rte_mbuf* more[200];
+        // 600 - 500 + 500 freed: 200 fit; then a real shortfall is counted.
+        f.got = rte_pktmbuf_alloc_bulk(f.mp, more, 200) == 0 ? 200 : 0;
+        rte_pktmbuf_free_bulk(more, f.got);
+        return 0;
+    }, &o);
+    CHECK(o.got == 200);
+    run_on(kOwner, owner_retires, mp);
+    check_whole(mp);
+    rte_mempool_free(mp);
 }
