@@ -3,6 +3,7 @@
 #include "appliance.hpp"
 
 #include <rte_cycles.h>
+#include <rte_ethdev.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -12,6 +13,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include "netlog_sink.hpp"
 #include "version.hpp"
 
 namespace pmdfwd {
@@ -35,6 +37,7 @@ Status Appliance::build(const std::string& pool_prefix) {
                               std::to_string(w.lcore) +
                               " is not an enabled worker lcore of this EAL; check eal.lcores");
     if (auto st = create_pools(pool_prefix); !st) return st;
+    data_pool_count_ = pools_.size();
     for (size_t p = 0; p < cfg_.ports.size(); ++p) {
         PortSetup setup;
         setup.config = &cfg_.ports[p];
@@ -52,11 +55,16 @@ Status Appliance::build(const std::string& pool_prefix) {
         if (!port) return port.error();
         ports_.push_back(std::move(port.value()));
     }
+    if (cfg_.netlog.enabled)
+        if (auto st = create_netlog(pool_prefix); !st) return st;
     // Port set-up allocated on this lcore: give back what its cache kept, so
     // every free buffer is reachable by the pools' owners.
     for (const auto& pool : pools_) rte_mempool_cache_flush(nullptr, pool->mempool());
     if (auto st = create_handoff_rings(pool_prefix); !st) return st;
     wire_workers();
+    last_alloc_empty_.assign(data_pool_count_, 0);
+    last_rx_nombuf_.assign(ports_.size(), 0);
+    last_pool_warning_.assign(data_pool_count_, {});
     worker_baseline_.resize(workers_.size());
     port_baseline_.resize(ports_.size());
     pool_recycle_baseline_.resize(pools_.size());
@@ -169,6 +177,81 @@ void Appliance::wire_workers() {
     }
 }
 
+// The log channel: its own pool (never a data path's), its own TX queue on
+// its port, and the spdlog sink pointed at it.
+Status Appliance::create_netlog(const std::string& pool_prefix) {
+    const NetlogConfig& nc = cfg_.netlog;
+    size_t p = 0;
+    while (p < cfg_.ports.size() && cfg_.ports[p].name != nc.port) ++p;
+    if (p == cfg_.ports.size() || plan_.ports[p].netlog_queue < 0)
+        return make_error("netlog: port '" + nc.port + "' has no log channel queue in the plan");
+    // Headroom, the 42 header bytes and one 1000-byte datagram, rounded up.
+    constexpr uint16_t kDataRoom = 128 + 1088;
+    auto pool = Pool::create(pool_prefix + "_netlog", nc.reserve, 0, kDataRoom,
+                             rte_eth_dev_socket_id(ports_[p]->id()));
+    if (!pool) return pool.error();
+    pools_.push_back(std::move(pool.value()));
+    NetlogSetup setup;
+    setup.config = nc;
+    setup.port_id = ports_[p]->id();
+    setup.queue = uint16_t(plan_.ports[p].netlog_queue);
+    setup.src_mac = ports_[p]->mac();
+    setup.port_name = nc.port;
+    setup.reserve = pools_.back()->mempool();
+    auto ch = NetlogChannel::create(setup);
+    if (!ch) return ch.error();
+    netlog_ = std::move(ch.value());
+    netlog_attach(netlog_.get());
+    spdlog::info("netlog: sending {} records at {} and above to {}:{} via port '{}' txq {}",
+                 to_string(nc.format), nc.level, nc.dst_ip.to_string(), nc.dst_port, nc.port,
+                 setup.queue);
+    return Ok{};
+}
+
+void Appliance::housekeeping() {
+    if (netlog_) netlog_->refill();
+    watch_pools();
+}
+
+// A data pool that ran dry is logged (and so sent on the log channel) at most
+// once a second per pool: seen as allocation failures (exact, for recycle
+// pools) or as an empty pool when sampled; the ports' rx_nombuf growth is
+// given as context.
+void Appliance::watch_pools() {
+    const auto now = std::chrono::steady_clock::now();
+    uint64_t nombuf_growth = 0;
+    for (size_t p = 0; p < ports_.size(); ++p) {
+        const uint64_t nombuf = ports_[p]->stats().rx_nombuf;
+        nombuf_growth += nombuf - std::min(nombuf, last_rx_nombuf_[p]);
+        last_rx_nombuf_[p] = nombuf;
+    }
+    for (size_t i = 0; i < data_pool_count_; ++i) {
+        rte_mempool* mp = pools_[i]->mempool();
+        uint64_t failures = 0;
+        if (pools_[i]->recycles()) {
+            const uint64_t empty = recycle_counts(mp).alloc_empty;
+            failures = empty - std::min(empty, last_alloc_empty_[i]);
+            last_alloc_empty_[i] = empty;
+        }
+        const unsigned avail = rte_mempool_avail_count(mp);
+        if (failures == 0 && avail != 0) continue;
+        if (now - last_pool_warning_[i] < std::chrono::seconds(1)) continue;
+        last_pool_warning_[i] = now;
+        spdlog::warn("pool '{}' exhausted: {} of {} mbufs in use, {} allocation failures, "
+                     "{} rx allocation failures on the ports since the last check",
+                     pools_[i]->name(), mp->size - avail, mp->size, failures, nombuf_growth);
+    }
+}
+
+Record Appliance::netlog() const {
+    if (!netlog_) {
+        Record r;
+        r.add("enabled", "false");
+        return r;
+    }
+    return netlog_->stats();
+}
+
 // Bursts handed off but not yet transmitted when the workers stopped.
 uint64_t Appliance::drain_handoff_rings() {
     uint64_t drained = 0;
@@ -214,6 +297,12 @@ ShutdownReport Appliance::shutdown() {
     }
     if (report.drained)
         spdlog::info("freed {} mbufs left in rx queues and handoff rings at stop", report.drained);
+    if (netlog_) {
+        spdlog::info("netlog: {}", netlog_->stats().to_line());
+        // Nothing may be sent once the ports close; its buffers go home.
+        netlog_detach();
+        netlog_.reset();
+    }
     ports_.clear();  // close devices: PMDs return the mbufs their rings hold
 
     for (const auto& pool : pools_) {

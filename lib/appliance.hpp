@@ -10,6 +10,7 @@
 
 #include "config.hpp"
 #include "control.hpp"
+#include "netlog_channel.hpp"
 #include "error.hpp"
 #include "plan.hpp"
 #include "pool.hpp"
@@ -47,6 +48,9 @@ public:
     ShutdownReport shutdown();
 
     bool stop_requested() const { return stop_requested_.load(); }
+    // Main lcore, every few tens of ms: refill the log channel's pre-filled
+    // buffers, and log (rate limited) any data pool that ran dry.
+    void housekeeping();
     WorkerSnapshot worker_snapshot(size_t i) const;  // since last clear
     const Port& port_at(size_t i) const { return *ports_[i]; }
     const Plan& resolved_plan() const { return plan_; }
@@ -62,6 +66,7 @@ public:
     size_t pool_count() const override { return pools_.size(); }
     Record pool(size_t i) const override;
     Record totals() const override;
+    Record netlog() const override;
     void clear_stats() override;
     void request_stop() override { stop_requested_.store(true); }
 
@@ -73,6 +78,8 @@ private:
     Status create_handoff_rings(const std::string& prefix);
     void wire_workers();
     uint64_t drain_handoff_rings();
+    Status create_netlog(const std::string& pool_prefix);
+    void watch_pools();
     WorkerIdentity identity(size_t i) const;
     RecycleCounts recycle_counts_of_worker(size_t i) const;  // raw, no baseline
 
@@ -81,6 +88,11 @@ private:
     std::vector<std::unique_ptr<Pool>> pools_;  // worker pools first, then spare pools
     std::vector<rte_mempool*> worker_pool_;     // by worker id (all the same for "shared")
     std::vector<rte_ring*> handoff_rings_;      // by sender worker id; null: sends itself
+    std::unique_ptr<NetlogChannel> netlog_;
+    size_t data_pool_count_ = 0;                // pools_ before spare and netlog pools
+    std::vector<uint64_t> last_alloc_empty_;    // per data pool, for watch_pools
+    std::vector<uint64_t> last_rx_nombuf_;      // per port
+    std::vector<std::chrono::steady_clock::time_point> last_pool_warning_;
     std::vector<std::unique_ptr<Port>> ports_;
     std::vector<std::unique_ptr<WorkerContext>> workers_;
     std::vector<bool> launched_;

@@ -54,8 +54,9 @@ int with_target(rte_tel_data* d, Fn&& fn) {
     return fn(*g_target);
 }
 
-int cmd_info(const char*, const char*, rte_tel_data* d) {
-    return with_target(d, [&](ControlTarget& t) { put_record(d, t.info()); return 0; });
+template <Record (ControlTarget::*kGet)() const>
+int cmd_record(const char*, const char*, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) { put_record(d, (t.*kGet)()); return 0; });
 }
 
 int cmd_plan(const char*, const char*, rte_tel_data* d) {
@@ -84,10 +85,6 @@ int cmd_item(const char*, const char* params, rte_tel_data* d) {
     });
 }
 
-int cmd_stats(const char*, const char*, rte_tel_data* d) {
-    return with_target(d, [&](ControlTarget& t) { put_record(d, t.totals()); return 0; });
-}
-
 int cmd_clear(const char*, const char*, rte_tel_data* d) {
     return with_target(d, [&](ControlTarget& t) {
         t.clear_stats();
@@ -112,7 +109,8 @@ struct Handler {
 };
 
 const Handler kHandlers[] = {
-    {{"/pmdfwd/info", "Version, mode, burst, counts of workers/ports/pools, uptime."}, cmd_info},
+    {{"/pmdfwd/info", "Version, mode, burst, counts of workers/ports/pools, uptime."},
+     cmd_record<&ControlTarget::info>},
     {{"/pmdfwd/plan", "The resolved plan: ports, queues, which lcore polls which queue."}, cmd_plan},
     {{"/pmdfwd/workers", "List of worker ids."}, cmd_list<&ControlTarget::worker_count>},
     {{"/pmdfwd/worker", "Stats of one worker since the last clear. Parameters: int worker_id"},
@@ -123,7 +121,11 @@ const Handler kHandlers[] = {
     {{"/pmdfwd/pools", "List of pool indexes."}, cmd_list<&ControlTarget::pool_count>},
     {{"/pmdfwd/pool", "Size, cache, available and in-use mbufs of one pool. Parameters: int"},
      cmd_item<&ControlTarget::pool_count, &ControlTarget::pool>},
-    {{"/pmdfwd/stats", "Totals over all workers since the last clear."}, cmd_stats},
+    {{"/pmdfwd/stats", "Totals over all workers since the last clear."},
+     cmd_record<&ControlTarget::totals>},
+    {{"/pmdfwd/log", "The emergency log channel: records sent, drops by reason, reserve, "
+                     "send latency."},
+     cmd_record<&ControlTarget::netlog>},
     {{"/pmdfwd/clear", "Clear worker and port stats (a baseline; counters keep running)."},
      cmd_clear},
     {{"/pmdfwd/shutdown", "Graceful stop: workers finish their burst, ports stop, pools audited."},

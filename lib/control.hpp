@@ -24,6 +24,7 @@ public:
     virtual size_t pool_count() const = 0;
     virtual Record pool(size_t i) const = 0;
     virtual Record totals() const = 0;
+    virtual Record netlog() const = 0;  // the log channel's counters and latency
     virtual void clear_stats() = 0;
     virtual void request_stop() = 0;
 };

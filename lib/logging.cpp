@@ -16,6 +16,9 @@ Status setup_logging(const LogConfig& cfg) {
             return make_error("log file '" + cfg.file + "': " + e.what());
         }
     }
+    // Each sink keeps the configured level; the log channel's sink, added
+    // later, may lower the logger's own.
+    for (auto& sink : sinks) sink->set_level(spdlog::level::from_str(cfg.level));
     auto logger = std::make_shared<spdlog::logger>("pmdfwd", sinks.begin(), sinks.end());
     logger->set_level(spdlog::level::from_str(cfg.level));
     logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ [%t] %v");

@@ -13,6 +13,7 @@
 
 #include "../../lib/appliance.hpp"
 #include "../../lib/config_loader.hpp"
+#include "../../lib/netlog_sink.hpp"
 #include "../../lib/eal_args.hpp"
 #include "../../lib/logging.hpp"
 #include "../../lib/plan.hpp"
@@ -41,11 +42,12 @@ void install_signal_handlers() {
 }
 
 // Main lcore: sleeps between checks; the workers do the polling.
-void wait_for_stop(const pmdfwd::Appliance& app, const pmdfwd::Config& cfg) {
+void wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg) {
     using namespace std::chrono;
     auto next_stats = steady_clock::now() + seconds(cfg.control.stats_log_interval_s);
     while (g_signal.load() == 0 && !app.stop_requested()) {
         std::this_thread::sleep_for(milliseconds(20));
+        app.housekeeping();
         if (cfg.control.stats_log_interval_s && steady_clock::now() >= next_stats) {
             spdlog::info("stats: {}", app.totals().to_line());
             next_stats += seconds(cfg.control.stats_log_interval_s);
@@ -89,6 +91,10 @@ int main(int argc, char** argv) {
     if (auto st = pmdfwd::setup_logging(cfg.log); !st) {
         std::fprintf(stderr, "pmdfwd: config error: %s\n", st.error().message.c_str());
         return kExitBadConfig;
+    }
+    if (cfg.netlog.enabled) {
+        pmdfwd::netlog_install_sink(cfg.netlog.level);
+        pmdfwd::netlog_install_crash_handler();
     }
     // The plan is logged once the devices' limits have resolved it (Appliance).
     spdlog::info("pmdfwd {} starting with {}", pmdfwd::kVersion, config_path);

@@ -1,0 +1,233 @@
+// The emergency log channel (see netlog_channel.hpp). send/send_emergency run
+// on any thread, refill/stop on the main lcore. Drops: rate_limited, busy,
+// no_buffer, tx_full, stopped.
+#include "netlog_channel.hpp"
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+#include <rte_pause.h>
+
+#include <cstring>
+
+namespace pmdfwd {
+
+namespace {
+
+constexpr const char* kDropNames[kNetlogDropCount] = {
+#define PMDFWD_NETLOG_DROP_NAME(name, help) #name,
+    PMDFWD_NETLOG_DROPS(PMDFWD_NETLOG_DROP_NAME)
+#undef PMDFWD_NETLOG_DROP_NAME
+};
+
+// How long the crash path waits for a sender to finish, and how long it keeps
+// offering a datagram to a full TX queue: bounded, because it runs in a
+// signal handler of a dying process.
+constexpr uint64_t kEmergencyLockWaitUs = 50000;
+constexpr uint64_t kEmergencyTxWaitUs = 10000;
+
+uint64_t tsc_after_us(uint64_t tsc_hz, uint64_t us) { return rte_rdtsc() + tsc_hz / 1000000 * us; }
+
+uint64_t tsc_to_ns(uint64_t tsc, uint64_t hz) {
+    return tsc / hz * 1000000000 + tsc % hz * 1000000000 / hz;
+}
+
+}  // namespace
+
+NetlogChannel::NetlogChannel(const NetlogSetup& setup)
+    : setup_(setup),
+      template_(UdpEndpoints{setup.src_mac, setup.config.dst_mac, setup.config.src_ip,
+                             setup.config.dst_ip, setup.config.src_port, setup.config.dst_port}),
+      bucket_(setup.config.rate_limit, setup.config.rate_burst),
+      tsc_hz_(rte_get_tsc_hz()) {}
+
+Result<std::unique_ptr<NetlogChannel>> NetlogChannel::create(const NetlogSetup& setup) {
+    const uint32_t room = rte_pktmbuf_data_room_size(setup.reserve) - RTE_PKTMBUF_HEADROOM;
+    if (room < kUdpFrameHeaderLen + kNetlogPayloadMax)
+        return make_error("netlog: reserve pool buffers hold " + std::to_string(room) +
+                          " bytes; a datagram needs " +
+                          std::to_string(kUdpFrameHeaderLen + kNetlogPayloadMax));
+    std::unique_ptr<NetlogChannel> ch(new NetlogChannel(setup));
+    ch->stack_.assign(setup.config.prefill, nullptr);
+    ch->refill();
+    return ch;
+}
+
+NetlogChannel::~NetlogChannel() {
+    stop();
+    rte_pktmbuf_free_bulk(stack_.data(), stack_len_.load());
+    stack_len_.store(0);
+}
+
+void NetlogChannel::bump(std::atomic<uint64_t>& c, uint64_t n) {
+    c.fetch_add(n, std::memory_order_relaxed);
+}
+
+void NetlogChannel::count(NetlogDrop reason, uint64_t n) { bump(drops_[size_t(reason)], n); }
+
+// A pre-filled buffer: allocated and stamped with the header template by
+// refill(), so a send only writes the text and two lengths.
+rte_mbuf* NetlogChannel::prefilled() {
+    const uint32_t len = stack_len_.load(std::memory_order_relaxed);
+    if (len == 0) return nullptr;
+    stack_len_.store(len - 1, std::memory_order_relaxed);
+    return stack_[len - 1];
+}
+
+bool NetlogChannel::push_prefilled() {
+    const uint32_t len = stack_len_.load(std::memory_order_relaxed);
+    if (len == stack_.size()) return false;
+    rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve);
+    if (!m) return false;
+    std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
+    stack_[len] = m;
+    stack_len_.store(len + 1, std::memory_order_relaxed);
+    return true;
+}
+
+rte_mbuf* NetlogChannel::take_buffer() {
+    if (setup_.config.send_path == NetlogSendPath::pool_first) {
+        if (rte_mbuf* m = prefilled()) return m;
+        rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve);  // the stack ran dry
+        if (!m) return nullptr;
+        bump(reserve_allocs_);
+        std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
+        return m;
+    }
+    // alloc-first, as netpoll did before: top the pool up inline, then
+    // allocate; the pool only serves when allocation fails.
+    while (push_prefilled()) bump(inline_refills_);
+    if (rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve)) {
+        bump(reserve_allocs_);
+        std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
+        return m;
+    }
+    return prefilled();
+}
+
+size_t NetlogChannel::send_locked(const NetlogRecord& rec, bool emergency) {
+    const uint64_t start = rte_rdtsc();
+    size_t sent = 0, tried = 0;
+    for_each_datagram(rec, setup_.config.format, [&](const char* payload, size_t len) {
+        ++tried;
+        if (!emergency && !bucket_.take(tsc_to_ns(start, tsc_hz_))) {
+            count(NetlogDrop::rate_limited);
+            return;
+        }
+        rte_mbuf* m = take_buffer();
+        if (!m) {
+            count(NetlogDrop::no_buffer);
+            return;
+        }
+        auto* frame = rte_pktmbuf_mtod(m, uint8_t*);
+        std::memcpy(frame + kUdpFrameHeaderLen, payload, len);
+        template_.finish(frame, uint16_t(len), ip_id_++);
+        m->data_len = uint16_t(kUdpFrameHeaderLen + len);
+        m->pkt_len = m->data_len;
+        const uint64_t give_up = emergency ? tsc_after_us(tsc_hz_, kEmergencyTxWaitUs) : 0;
+        bool out = rte_eth_tx_burst(setup_.port_id, setup_.queue, &m, 1) == 1;
+        while (!out && emergency && rte_rdtsc() < give_up) {
+            rte_pause();
+            out = rte_eth_tx_burst(setup_.port_id, setup_.queue, &m, 1) == 1;
+        }
+        if (!out) {
+            rte_pktmbuf_free(m);
+            count(NetlogDrop::tx_full);
+            return;
+        }
+        ++sent;
+        bump(datagrams_);
+        bump(bytes_, len);
+    });
+    if (sent == tried && sent != 0) bump(records_);
+    latency_.record(tsc_to_ns(rte_rdtsc() - start, tsc_hz_));
+    return sent;
+}
+
+size_t NetlogChannel::send(const NetlogRecord& rec) {
+    if (stopped_.load(std::memory_order_acquire)) {
+        count(NetlogDrop::stopped);
+        return 0;
+    }
+    if (busy_.exchange(true, std::memory_order_acquire)) {
+        count(NetlogDrop::busy);
+        return 0;
+    }
+    size_t sent = 0;
+    if (stopped_.load(std::memory_order_relaxed))
+        count(NetlogDrop::stopped);
+    else
+        sent = send_locked(rec, false);
+    busy_.store(false, std::memory_order_release);
+    return sent;
+}
+
+size_t NetlogChannel::send_emergency(const NetlogRecord& rec) {
+    if (stopped_.load(std::memory_order_acquire)) return 0;  // the port may be closing
+    const uint64_t give_up = tsc_after_us(tsc_hz_, kEmergencyLockWaitUs);
+    while (busy_.exchange(true, std::memory_order_acquire) && rte_rdtsc() < give_up) rte_pause();
+    // Taken now, or held by a thread that is not coming back (perhaps the
+    // one that crashed): the process is dying either way.
+    bump(emergency_);
+    const size_t sent = send_locked(rec, true);
+    busy_.store(false, std::memory_order_release);
+    return sent;
+}
+
+void NetlogChannel::refill() {
+    if (setup_.config.send_path == NetlogSendPath::alloc_first) return;  // refills inline
+    if (busy_.exchange(true, std::memory_order_acquire)) return;  // a sender has it: next round
+    while (push_prefilled()) bump(refilled_);
+    busy_.store(false, std::memory_order_release);
+}
+
+void NetlogChannel::stop() {
+    stopped_.store(true, std::memory_order_seq_cst);
+    // A send that took the lock before the flag was seen finishes in bounded time.
+    const uint64_t give_up = tsc_after_us(tsc_hz_, 1000000);
+    while (busy_.load(std::memory_order_acquire) && rte_rdtsc() < give_up) rte_pause();
+}
+
+Record NetlogChannel::stats() const {
+    Record r;
+    const NetlogConfig& c = setup_.config;
+    r.add("enabled", "true");
+    r.add("port", setup_.port_name);
+    r.add("queue", setup_.queue);
+    r.add("src", c.src_ip.to_string() + ":" + std::to_string(c.src_port));
+    r.add("dst", c.dst_ip.to_string() + ":" + std::to_string(c.dst_port));
+    r.add("dst_mac", c.dst_mac.to_string());
+    r.add("format", to_string(c.format));
+    r.add("level", c.level);
+    r.add("send_path", to_string(c.send_path));
+    r.add("rate_limit", c.rate_limit);
+    r.add("records", records_.load(std::memory_order_relaxed));
+    r.add("datagrams", datagrams_.load(std::memory_order_relaxed));
+    r.add("bytes", bytes_.load(std::memory_order_relaxed));
+    uint64_t dropped = 0;
+    for (size_t i = 0; i < kNetlogDropCount; ++i) dropped += drops_[i].load(std::memory_order_relaxed);
+    r.add("dropped", dropped);
+    for (size_t i = 0; i < kNetlogDropCount; ++i)
+        r.add(std::string("drop_") + kDropNames[i], drops_[i].load(std::memory_order_relaxed));
+    r.add("reserve_size", uint64_t(setup_.reserve->size));
+    r.add("reserve_free", uint64_t(rte_mempool_avail_count(setup_.reserve)));
+    r.add("prefill_target", uint64_t(stack_.size()));
+    r.add("prefilled", uint64_t(stack_len_.load(std::memory_order_relaxed)));
+    r.add("refilled", refilled_.load(std::memory_order_relaxed));
+    r.add("inline_refills", inline_refills_.load(std::memory_order_relaxed));
+    r.add("reserve_allocs", reserve_allocs_.load(std::memory_order_relaxed));
+    r.add("emergency_sends", emergency_.load(std::memory_order_relaxed));
+    const LatencySnapshot lat = latency_.read();
+    r.add("latency_count", lat.count);
+    r.add("latency_avg_ns", lat.count ? lat.sum_ns / lat.count : 0);
+    r.add("latency_p50_ns", lat.percentile_ns(0.50));
+    r.add("latency_p90_ns", lat.percentile_ns(0.90));
+    r.add("latency_p99_ns", lat.percentile_ns(0.99));
+    r.add("latency_max_ns", lat.max_ns);
+    for (size_t i = 0; i < kLatencyBuckets; ++i)
+        if (lat.buckets[i]) r.add("latency_bucket_" + std::to_string(i), lat.buckets[i]);
+    return r;
+}
+
+}  // namespace pmdfwd

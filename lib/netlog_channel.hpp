@@ -1,0 +1,102 @@
+// The emergency log channel: log records leave as UDP datagrams from a TX
+// queue of their own, built in buffers from a reserved pool that no data path
+// uses. Any thread sends (workers, main, telemetry, a signal handler); no
+// sender ever waits: a channel in use, an empty bucket, no buffer or a full
+// queue drops the datagram and counts it by reason. The pre-filled stack is
+// topped up by refill() on the main lcore, never inside a send.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "latency_histogram.hpp"
+#include "netlog_format.hpp"
+#include "record.hpp"
+#include "token_bucket.hpp"
+#include "udp_frame.hpp"
+
+struct rte_mbuf;
+struct rte_mempool;
+
+namespace pmdfwd {
+
+#define PMDFWD_NETLOG_DROPS(X)                                                             \
+    X(rate_limited, "the token bucket (netlog.rate_limit) was empty")                    \
+    X(busy, "another thread was sending on the channel: a sender never waits")           \
+    X(no_buffer, "neither a pre-filled buffer nor the reserve had one")                  \
+    X(tx_full, "the channel's TX queue did not take the datagram")                       \
+    X(stopped, "the channel was stopped (shutdown)")
+
+enum class NetlogDrop : unsigned {
+#define PMDFWD_NETLOG_DROP_ENUM(name, help) name,
+    PMDFWD_NETLOG_DROPS(PMDFWD_NETLOG_DROP_ENUM)
+#undef PMDFWD_NETLOG_DROP_ENUM
+        count
+};
+constexpr size_t kNetlogDropCount = size_t(NetlogDrop::count);
+
+struct NetlogSetup {
+    NetlogConfig config;
+    uint16_t port_id = 0;
+    uint16_t queue = 0;
+    MacAddr src_mac;
+    std::string port_name;
+    rte_mempool* reserve = nullptr;  // the channel's own pool (owned by the caller)
+};
+
+class NetlogChannel {
+public:
+    static Result<std::unique_ptr<NetlogChannel>> create(const NetlogSetup& setup);
+    ~NetlogChannel();  // stops, and returns the pre-filled buffers to the reserve
+    NetlogChannel(const NetlogChannel&) = delete;
+    NetlogChannel& operator=(const NetlogChannel&) = delete;
+
+    // Any thread. Returns the datagrams sent.
+    size_t send(const NetlogRecord& rec);
+    // Signal handler: waits a bounded time for the channel, then takes it
+    // anyway (the holder may be the thread that crashed); no rate limit.
+    size_t send_emergency(const NetlogRecord& rec);
+    // Main lcore, in the background: top the pre-filled stack up.
+    void refill();
+    // No sends after this returns (it waits, bounded, for one in progress).
+    void stop();
+
+    Record stats() const;
+    LatencySnapshot latency() const { return latency_.read(); }
+
+private:
+    explicit NetlogChannel(const NetlogSetup& setup);
+    size_t send_locked(const NetlogRecord& rec, bool emergency);
+    rte_mbuf* take_buffer();
+    rte_mbuf* prefilled();
+    bool push_prefilled();
+    void count(NetlogDrop reason, uint64_t n = 1);
+    void bump(std::atomic<uint64_t>& c, uint64_t n = 1);
+
+    NetlogSetup setup_;
+    UdpFrameTemplate template_;
+    TokenBucket bucket_;
+    uint64_t tsc_hz_ = 0;
+
+    // The lock: a sender that finds it taken drops, never waits.
+    alignas(64) std::atomic<bool> busy_{false};
+    std::atomic<bool> stopped_{false};
+    std::vector<rte_mbuf*> stack_;  // pre-filled buffers: template already written
+    std::atomic<uint32_t> stack_len_{0};  // written under the lock, read by stats()
+    uint16_t ip_id_ = 0;
+
+    // Counters: written under the lock, read by any thread.
+    std::atomic<uint64_t> records_{0}, datagrams_{0}, bytes_{0};
+    std::atomic<uint64_t> refilled_{0}, inline_refills_{0}, reserve_allocs_{0};
+    std::atomic<uint64_t> emergency_{0};
+    std::atomic<uint64_t> drops_[kNetlogDropCount] = {};
+    std::atomic<uint64_t> busy_drops_{0};  // counted outside the lock: atomically
+    LatencyHistogram latency_;
+};
+
+}  // namespace pmdfwd

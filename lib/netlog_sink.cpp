@@ -1,0 +1,171 @@
+// spdlog sink and crash handler for the log channel (see netlog_sink.hpp).
+// The sink runs on whatever thread logs; the handler in a signal context, so
+// it formats by hand, allocates nothing, and waits only for bounded times.
+#include "netlog_sink.hpp"
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <rte_pause.h>
+#include <signal.h>
+#include <spdlog/sinks/sink.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+
+#include "netlog_channel.hpp"
+#include "recent_records.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+std::atomic<NetlogChannel*> g_channel{nullptr};
+std::atomic<unsigned> g_senders{0};  // threads inside g_channel->send
+std::atomic<uint64_t> g_next_seq{0};
+RecentRecords g_recent;
+bool g_sink_installed = false;
+
+class NetlogSink final : public spdlog::sinks::sink {
+public:
+    void log(const spdlog::details::log_msg& msg) override {
+        NetlogRecord r;
+        r.level = syslog_severity(int(msg.level));
+        r.seq = g_next_seq.fetch_add(1, std::memory_order_relaxed);
+        r.timestamp_us = uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
+                                      msg.time.time_since_epoch())
+                                      .count());
+        r.text = std::string_view(msg.payload.data(), msg.payload.size());
+        g_recent.put(r);
+        // seq_cst on both sides: once detach has seen no sender, no sender
+        // can still see the channel.
+        g_senders.fetch_add(1, std::memory_order_seq_cst);
+        if (NetlogChannel* ch = g_channel.load(std::memory_order_seq_cst)) ch->send(r);
+        g_senders.fetch_sub(1, std::memory_order_seq_cst);
+    }
+    void flush() override {}
+    void set_pattern(const std::string&) override {}
+    void set_formatter(std::unique_ptr<spdlog::formatter>) override {}
+};
+
+// --- crash path: no allocation, no stdio ------------------------------------
+
+struct Text {
+    char buf[RecentRecords::kTextMax + 64];
+    size_t len = 0;
+    Text& str(const char* s) {
+        while (*s && len < sizeof(buf)) buf[len++] = *s++;
+        return *this;
+    }
+    Text& str(std::string_view s) {
+        for (const char c : s)
+            if (len < sizeof(buf)) buf[len++] = c;
+        return *this;
+    }
+    Text& num(uint64_t v) {
+        char tmp[20];
+        size_t n = 0;
+        do tmp[n++] = char('0' + v % 10);
+        while ((v /= 10) != 0);
+        while (n && len < sizeof(buf)) buf[len++] = tmp[--n];
+        return *this;
+    }
+    Text& hex(uintptr_t v) {
+        str("0x");
+        char tmp[16];
+        size_t n = 0;
+        do tmp[n++] = "0123456789abcdef"[v & 15];
+        while ((v >>= 4) != 0);
+        while (n && len < sizeof(buf)) buf[len++] = tmp[--n];
+        return *this;
+    }
+    std::string_view view() const { return {buf, len}; }
+};
+
+void emergency_send(NetlogChannel* ch, uint8_t level, std::string_view text) {
+    NetlogRecord r;
+    r.level = level;
+    r.seq = g_next_seq.fetch_add(1, std::memory_order_relaxed);
+    r.text = text;
+    if (ch) ch->send_emergency(r);
+    (void)!write(STDERR_FILENO, text.data(), text.size());
+    (void)!write(STDERR_FILENO, "\n", 1);
+}
+
+constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+void on_fatal_signal(int sig, siginfo_t* info, void*) {
+    static std::atomic<bool> once{false};
+    NetlogChannel* ch = once.exchange(true) ? nullptr : g_channel.load();
+    const uint64_t last_seq = g_next_seq.load();
+    Text head;
+    const char* abbrev = sigabbrev_np(sig);
+    head.str("pmdfwd: fatal signal ").num(uint64_t(sig)).str(" (SIG").str(abbrev ? abbrev : "?")
+        .str(")");
+    if (sig == SIGSEGV || sig == SIGBUS) head.str(" at address ").hex(uintptr_t(info->si_addr));
+    head.str("; the last records and a backtrace follow");
+    emergency_send(ch, 0, head.view());
+    g_recent.for_each(last_seq, [&](const NetlogRecord& rec) {
+        Text t;
+        t.str("replay seq ").num(rec.seq).str(": ").str(rec.text);
+        emergency_send(ch, rec.level, t.view());
+    });
+    void* frames[64];
+    const int n = backtrace(frames, 64);
+    for (int i = 0; i < n; ++i) {
+        Text t;
+        t.str("backtrace #").num(uint64_t(i)).str(" ").hex(uintptr_t(frames[i]));
+        Dl_info dl{};
+        if (dladdr(frames[i], &dl) && dl.dli_fname) {
+            t.str(" ").str(dl.dli_fname).str("+").hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_fbase));
+            if (dl.dli_sname)
+                t.str(" (").str(dl.dli_sname).str("+")
+                    .hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_saddr)).str(")");
+        }
+        emergency_send(ch, 2, t.view());
+    }
+    emergency_send(ch, 0, "pmdfwd: end of crash report");
+    // Die of the same signal, as without the handler (core dump included).
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+}  // namespace
+
+void netlog_install_sink(const std::string& level) {
+    if (g_sink_installed) return;
+    g_sink_installed = true;
+    auto sink = std::make_shared<NetlogSink>();
+    sink->set_level(spdlog::level::from_str(level));
+    auto logger = spdlog::default_logger();
+    logger->sinks().push_back(sink);
+    // The logger passes on only what reaches its own level.
+    if (sink->level() < logger->level()) logger->set_level(sink->level());
+}
+
+void netlog_attach(NetlogChannel* ch) { g_channel.store(ch, std::memory_order_seq_cst); }
+
+void netlog_detach() {
+    g_channel.store(nullptr, std::memory_order_seq_cst);
+    while (g_senders.load(std::memory_order_seq_cst) != 0) rte_pause();
+}
+
+void netlog_install_crash_handler() {
+    // backtrace() loads libgcc on first use, which allocates: not in a handler.
+    void* warm[2];
+    (void)backtrace(warm, 2);
+    static char alt_stack[128 * 1024];
+    stack_t ss{};
+    ss.ss_sp = alt_stack;
+    ss.ss_size = sizeof(alt_stack);
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa {};
+    sa.sa_sigaction = on_fatal_signal;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (const int sig : kFatalSignals) sigaction(sig, &sa, nullptr);
+}
+
+}  // namespace pmdfwd
