@@ -82,6 +82,21 @@ std::vector<Json> workers(TelemetryClient& c) {
     return need(c.query_each("/pmdfwd/workers", "/pmdfwd/worker"));
 }
 
+// /pmdfwd/log; a pmdfwd from before the log channel lacks the command, which
+// the client words as "is it pmdfwd?": when /pmdfwd/info answers, it is.
+Json query_log(TelemetryClient& c) {
+    auto log = c.query("/pmdfwd/log");
+    if (log) return std::move(*log);
+    if (log.error().code == pmdctl::kNoCommand) {
+        if (auto info = c.query("/pmdfwd/info"); info && info->is_object())
+            throw Failure("this pmdfwd (version " +
+                          pmdctl::scalar_text(info->value("version", Json("?"))) + ", pid " +
+                          std::to_string(c.greeting().pid) +
+                          ") has no /pmdfwd/log command: it predates the log channel");
+    }
+    throw Failure(log.error().message);
+}
+
 pmdctl::Snapshot take_snapshot(TelemetryClient& c, std::chrono::steady_clock::time_point start) {
     using namespace std::chrono;
     const auto before = steady_clock::now();
@@ -132,7 +147,8 @@ int run(int argc, char** argv) {
         ->capture_default_str();
     app.add_flag("--json", o.json, "Print the raw records as JSON instead of tables");
 
-    auto* show = app.add_subcommand("show", "Show ports, workers, pools or the plan");
+    auto* show = app.add_subcommand(
+        "show", "Show ports, workers, pools, the plan, xstats or the log channel");
     show->require_subcommand(-1);
     auto* show_ports = show->add_subcommand("ports", "Port link, packet and error counters");
     auto* show_workers = show->add_subcommand(
@@ -140,6 +156,8 @@ int run(int argc, char** argv) {
     auto* show_pools = show->add_subcommand(
         "pools", "Mempool ops, owner, sizes, mbufs in use; recycle counters and free objects");
     auto* show_plan = show->add_subcommand("plan", "Appliance info and the resolved plan");
+    auto* show_log = show->add_subcommand(
+        "log", "The emergency log channel: sent, drops by reason, reserve, send latency");
     bool xstats_all = false;
     auto* show_xstats =
         show->add_subcommand("xstats", "Extended ethdev stats of every port (/ethdev/xstats)");
@@ -216,6 +234,12 @@ int run(int argc, char** argv) {
             print_json(Json{{"info", info}, {"plan", plan}});
         else
             std::cout << pmdctl::render_plan(info, plan);
+    } else if (show_log->parsed()) {
+        const Json log = query_log(c);
+        if (o.json)
+            print_json(log);
+        else
+            std::cout << pmdctl::render_log(log);
     } else if (stats->parsed()) {
         // --json is the /pmdfwd/stats dict as it is; per-worker records are
         // `show workers --json`.

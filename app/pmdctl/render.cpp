@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "latency_histogram.hpp"
 #include "recycle_counts.hpp"
 
 namespace pmdctl {
@@ -250,6 +251,17 @@ std::string human_duration(uint64_t seconds) {
     else
         std::snprintf(buf, sizeof(buf), "%lus", s);
     return buf;
+}
+
+std::string human_ns(uint64_t ns) {
+    if (ns < 1000) return std::to_string(ns) + "ns";
+    std::string s = human_count(ns);  // "1.02K", "16.4K", "1.05M", "2.15G"
+    const char suffix = s.back();
+    s.pop_back();
+    if (suffix == 'K') return s + "us";
+    if (suffix == 'M') return s + "ms";
+    if (suffix == 'G') return s + "s";
+    return format("%.0fs", double(ns) / 1e9);  // 1000 s and more: whole seconds
 }
 
 std::string scalar_text(const Json& v) {
@@ -496,6 +508,149 @@ std::string render_xstats(const std::vector<std::pair<std::string, Json>>& ports
             out += "  (" + std::to_string(hidden) + " zero counters hidden; --all shows them)\n";
     }
     return out.empty() ? "no ports\n" : out;
+}
+
+namespace {
+
+constexpr std::string_view kLatencyBucketPrefix = "latency_bucket_";
+
+// The bucket index of a "latency_bucket_<i>" key; nullopt for any other key.
+std::optional<size_t> latency_bucket_index(const std::string& key) {
+    if (!key.starts_with(kLatencyBucketPrefix)) return std::nullopt;
+    const std::string digits = key.substr(kLatencyBucketPrefix.size());
+    if (digits.empty() || digits.size() > 2 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+        return std::nullopt;
+    const size_t i = std::stoul(digits);
+    return i < 64 ? std::optional<size_t>(i) : std::nullopt;
+}
+
+// "[256ns, 512ns)"; bucket 0 also holds 0 and 1; the last bucket pmdfwd has
+// (latency_bucket() clamps into it) has no upper bound.
+std::string latency_bucket_label(size_t i) {
+    const std::string lo = i == 0 ? "0" : human_ns(uint64_t(1) << i);
+    const bool open = i + 1 >= pmdfwd::kLatencyBuckets || i == 63;
+    return "[" + lo + ", " + (open ? std::string("...") : human_ns(uint64_t(2) << i)) + ")";
+}
+
+bool is_off(const Json& log) {
+    if (!log.is_object() || !log.contains("enabled")) return false;
+    const Json& e = log.at("enabled");
+    return (e.is_string() && e.get<std::string>() == "false") || (e.is_boolean() && !e.get<bool>());
+}
+
+}  // namespace
+
+std::string render_latency_histogram(const Json& log, size_t bar_width) {
+    std::map<size_t, uint64_t> buckets;
+    if (log.is_object())
+        for (const auto& [key, value] : log.items())
+            if (const auto i = latency_bucket_index(key); i && u64(log, key))
+                buckets[*i] = u64(log, key);
+    if (buckets.empty()) return "";
+    const size_t first = buckets.begin()->first, last = buckets.rbegin()->first;
+    uint64_t most = 0;
+    for (const auto& [i, n] : buckets) most = std::max(most, n);
+
+    // Every bucket from the first non-empty one to the last, empty ones too,
+    // as bpftrace prints them: labels left-aligned, counts right-aligned.
+    std::vector<std::pair<std::string, std::string>> rows;
+    size_t label_w = 0, count_w = 0;
+    for (size_t i = first; i <= last; ++i) {
+        const auto it = buckets.find(i);
+        rows.emplace_back(latency_bucket_label(i),
+                          std::to_string(it == buckets.end() ? 0 : it->second));
+        label_w = std::max(label_w, rows.back().first.size());
+        count_w = std::max(count_w, rows.back().second.size());
+    }
+    std::string out;
+    for (size_t i = first; i <= last; ++i) {
+        const auto& [label, count] = rows[i - first];
+        const auto it = buckets.find(i);
+        const uint64_t n = it == buckets.end() ? 0 : it->second;
+        const size_t bar =
+            std::min(bar_width, size_t(double(n) * double(bar_width) / double(most)));
+        out += label + std::string(label_w - label.size(), ' ') + "  " +
+               std::string(count_w - count.size(), ' ') + count + " |" + std::string(bar, '@') +
+               std::string(bar_width - bar, ' ') + "|\n";
+    }
+    return out;
+}
+
+std::string render_log(const Json& log) {
+    if (is_off(log)) return "log channel: off (set [netlog] enabled = true)\n";
+
+    // Every field read here is marked shown; the rest go to "other fields".
+    std::set<std::string> shown = {"enabled"};
+    const auto str = [&](const std::string& key) {
+        shown.insert(key);
+        return text(log, key);
+    };
+    const auto num = [&](const std::string& key) {
+        shown.insert(key);
+        return count_cell(log, key);
+    };
+    const auto bytes = [&](const std::string& key) {
+        shown.insert(key);
+        return bytes_cell(log, key);
+    };
+    const auto ns = [&](const std::string& key) {
+        shown.insert(key);
+        return has(log, key) ? human_ns(u64(log, key)) : std::string("-");
+    };
+
+    Table t;
+    t.show_header = false;
+    t.columns = {{"key", Align::kLeft}, {"value", Align::kLeft}};
+    t.rows.push_back({"destination", str("dst") + " (" + str("dst_mac") + ") from " + str("src") +
+                                         " via " + str("port") + " txq " + str("queue")});
+    t.rows.push_back({"format", str("format")});
+    t.rows.push_back({"level", str("level")});
+    t.rows.push_back({"send path", str("send_path")});
+    std::string rate = str("rate_limit");
+    if (has(log, "rate_limit")) rate = u64(log, "rate_limit") ? rate + " datagrams/s" : "none";
+    t.rows.push_back({"rate limit", rate});
+    t.rows.push_back({"sent", num("records") + " records, " + num("datagrams") + " datagrams, " +
+                                  bytes("bytes")});
+    // Drop reasons: only the ones that happened, in pmdfwd's order.
+    std::string dropped = num("dropped");
+    std::string sep = ": ";
+    if (log.is_object())
+        for (const auto& [key, value] : log.items()) {
+            if (!is_drop_reason(key)) continue;
+            shown.insert(key);
+            if (!u64(log, key)) continue;
+            dropped += sep + key.substr(std::string_view("drop_").size()) + ' ' + num(key);
+            sep = ", ";
+        }
+    t.rows.push_back({"dropped", dropped});
+    t.rows.push_back({"reserve", str("reserve_free") + '/' + str("reserve_size") + " free"});
+    t.rows.push_back({"pre-filled", str("prefilled") + '/' + str("prefill_target") + ", refilled " +
+                                        num("refilled") + ", inline refills " +
+                                        num("inline_refills") + ", reserve allocs " +
+                                        num("reserve_allocs")});
+    t.rows.push_back({"emergency", num("emergency_sends") + " sends"});
+    std::string out = t.render();
+
+    const std::string histogram = render_latency_histogram(log);
+    if (log.is_object())
+        for (const auto& [key, value] : log.items())
+            if (latency_bucket_index(key)) shown.insert(key);
+    const std::string sends = num("latency_count");
+    const std::string line = "p50 <= " + ns("latency_p50_ns") + "  p90 <= " + ns("latency_p90_ns") +
+                             "  p99 <= " + ns("latency_p99_ns") + "  max " + ns("latency_max_ns") +
+                             "  avg " + ns("latency_avg_ns") + '\n';
+    if (!u64(log, "latency_count") && histogram.empty()) {
+        out += "\nsend latency: no sends yet\n";
+    } else {
+        out += "\nsend latency (" + sends + " sends, each timed while it held the channel):\n" +
+               histogram + line +
+               "(p50/p90/p99: the upper edge of the log2 bucket the percentile falls in)\n";
+    }
+
+    const std::string details = details_line("log", log, shown);
+    if (!details.empty()) out += "\nother fields:\n" + details;
+    return out;
 }
 
 std::string render_plan(const Json& info, const Json& plan_lines) {

@@ -24,6 +24,9 @@ std::string human_bytes(uint64_t n);
 std::string percent(uint64_t part, uint64_t whole);
 // "1h02m03s", "4m05s", "7s".
 std::string human_duration(uint64_t seconds);
+// Nanoseconds as a person reads them: exact below 1us ("511ns"), then three
+// significant digits in decimal units: "1.02us", "16.4us", "1.05ms", "2.15s".
+std::string human_ns(uint64_t ns);
 // A JSON scalar as a person reads it: integers raw, strings bare.
 std::string scalar_text(const Json& v);
 
@@ -70,6 +73,13 @@ std::string render_stats(const Json& totals, const std::vector<Json>& workers);
 // One block per port: its extended stats (/ethdev/xstats); zero counters are
 // left out unless all is set.
 std::string render_xstats(const std::vector<std::pair<std::string, Json>>& ports, bool all);
+// The log channel (/pmdfwd/log): one line when it is off; else destination,
+// settings, what was sent and dropped, reserve and pre-filled levels, then the
+// send-latency histogram bpftrace style and its percentiles.
+std::string render_log(const Json& log);
+// The "[lo, hi)  count |@@@@  |" lines of the latency_bucket_<i> fields, from
+// the first non-empty bucket to the last; "" when there are none.
+std::string render_latency_histogram(const Json& log, size_t bar_width = 40);
 
 // ---- watch -------------------------------------------------------------------
 

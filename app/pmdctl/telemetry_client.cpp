@@ -223,7 +223,7 @@ Error TelemetryClient::explain_null(std::string_view cmd, std::string_view param
                 return pmdfwd::make_error("the DPDK app on " + path_ + " (pid " +
                                               std::to_string(greeting_.pid) + ") has no command " +
                                               std::string(cmd) + ": is it pmdfwd?",
-                                          kReplyNull);
+                                          kNoCommand);
         }
     }
     if (params.empty())

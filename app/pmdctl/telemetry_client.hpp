@@ -57,6 +57,9 @@ Result<Greeting> parse_greeting(std::string_view text);
 // ReplyNull so the caller can tell which); {"error": "..."} is pmdfwd saying
 // it cannot answer (it is shutting down).
 constexpr int kReplyNull = 1;
+// What TelemetryClient::query reports when the server lists no such command:
+// another DPDK app, or a pmdfwd older than the command.
+constexpr int kNoCommand = 2;
 Result<Json> parse_reply(std::string_view text, std::string_view cmd);
 
 // "/cmd" or "/cmd,params": the request text.
@@ -78,8 +81,8 @@ class TelemetryClient {
     const Greeting& greeting() const { return greeting_; }
 
     // The reply's value; an Error for null (after asking "/" whether the
-    // command exists, to say which failure it was), {"error": ...}, a broken
-    // reply or a broken connection.
+    // command exists, to say which failure it was: kNoCommand when it does
+    // not), {"error": ...}, a broken reply or a broken connection.
     Result<Json> query(std::string_view cmd, std::string_view params = {});
 
     // A list command (ids) followed by the item command for each id: the

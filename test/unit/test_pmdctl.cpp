@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <iterator>
 
+#include "netlog_channel.hpp"
 #include "recycle_counts.hpp"
 #include "render.hpp"
 #include "telemetry_client.hpp"
@@ -88,6 +89,51 @@ Json recycle_pool(const std::string& name, uint64_t owner, uint64_t in_use,
     REQUIRE(counts.size() == std::size(pmdfwd::kRecycleCountInfo));
     for (size_t i = 0; i < counts.size(); ++i) p[pmdfwd::kRecycleCountInfo[i].name] = counts[i];
     return p;
+}
+
+// A /pmdfwd/log dict shaped like NetlogChannel::stats(): 1224 sends timed,
+// 42 datagrams dropped (30 by the token bucket, 10 finding the channel busy,
+// 2 refused by the TX queue), the pre-filled stack ran dry 3 times. The
+// percentiles are what LatencySnapshot::percentile_ns gives for these buckets.
+Json log_record() {
+    return Json{{"enabled", "true"},
+                {"port", "p0"},
+                {"queue", 1},
+                {"src", "10.0.0.1:6665"},
+                {"dst", "10.0.0.2:6666"},
+                {"dst_mac", "02:00:00:00:00:02"},
+                {"format", "extended"},
+                {"level", "info"},
+                {"send_path", "pool-first"},
+                {"rate_limit", 2000},
+                {"records", 1200},
+                {"datagrams", 1250},
+                {"bytes", 312000},
+                {"dropped", 42},
+                {"drop_rate_limited", 30},
+                {"drop_busy", 10},
+                {"drop_no_buffer", 0},
+                {"drop_tx_full", 2},
+                {"drop_stopped", 0},
+                {"reserve_size", 512},
+                {"reserve_free", 448},
+                {"prefill_target", 64},
+                {"prefilled", 60},
+                {"refilled", 1190},
+                {"inline_refills", 0},
+                {"reserve_allocs", 3},
+                {"emergency_sends", 0},
+                {"latency_count", 1224},
+                {"latency_avg_ns", 402},
+                {"latency_p50_ns", 511},
+                {"latency_p90_ns", 1023},
+                {"latency_p99_ns", 2047},
+                {"latency_max_ns", 5210},
+                {"latency_bucket_7", 12},
+                {"latency_bucket_8", 980},
+                {"latency_bucket_9", 200},
+                {"latency_bucket_10", 30},
+                {"latency_bucket_12", 2}};
 }
 
 }  // namespace
@@ -186,6 +232,23 @@ TEST_CASE("human units keep three significant digits", "[pmdctl]") {
     CHECK(human_duration(7) == "7s");
     CHECK(human_duration(245) == "4m05s");
     CHECK(human_duration(3723) == "1h02m03s");
+}
+
+TEST_CASE("nanoseconds in human units", "[pmdctl]") {
+    CHECK(human_ns(0) == "0ns");
+    CHECK(human_ns(511) == "511ns");
+    CHECK(human_ns(999) == "999ns");
+    CHECK(human_ns(1000) == "1.00us");
+    CHECK(human_ns(1023) == "1.02us");  // a bucket's upper edge reads as the next bound
+    CHECK(human_ns(1024) == "1.02us");
+    CHECK(human_ns(16384) == "16.4us");
+    CHECK(human_ns(999499) == "999us");
+    CHECK(human_ns(999500) == "1.00ms");
+    CHECK(human_ns(1048576) == "1.05ms");
+    CHECK(human_ns(uint64_t(1) << 31) == "2.15s");
+    CHECK(human_ns(999'499'999'999) == "999s");
+    CHECK(human_ns(999'500'000'000) == "1000s");  // never "1.00Ts"
+    CHECK(human_ns(UINT64_MAX) == "18446744074s");
 }
 
 TEST_CASE("tables pad columns and trim the line end", "[pmdctl]") {
@@ -544,4 +607,109 @@ TEST_CASE("worker counters come from the record by name", "[pmdctl]") {
     CHECK(c.tx_bytes == 480 * 64);
     CHECK(c.drops == 20);
     CHECK(worker_counters(Json::object()).rx_pkts == 0);
+}
+
+TEST_CASE("show log: the channel is off", "[pmdctl]") {
+    CHECK(render_log(Json{{"enabled", "false"}}) ==
+          "log channel: off (set [netlog] enabled = true)\n");
+}
+
+TEST_CASE("show log: summary, drops by reason, latency histogram", "[pmdctl]") {
+    CHECK(render_log(log_record()) ==
+          "destination  10.0.0.2:6666 (02:00:00:00:00:02) from 10.0.0.1:6665 via p0 txq 1\n"
+          "format       extended\n"
+          "level        info\n"
+          "send path    pool-first\n"
+          "rate limit   2000 datagrams/s\n"
+          "sent         1.20K records, 1.25K datagrams, 312KB\n"
+          "dropped      42: rate_limited 30, busy 10, tx_full 2\n"
+          "reserve      448/512 free\n"
+          "pre-filled   60/64, refilled 1.19K, inline refills 0, reserve allocs 3\n"
+          "emergency    0 sends\n"
+          "\n"
+          "send latency (1.22K sends, each timed while it held the channel):\n"
+          "[128ns, 256ns)     12 |                                        |\n"
+          "[256ns, 512ns)    980 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+          "[512ns, 1.02us)   200 |@@@@@@@@                                |\n"
+          "[1.02us, 2.05us)   30 |@                                       |\n"
+          "[2.05us, 4.10us)    0 |                                        |\n"
+          "[4.10us, 8.19us)    2 |                                        |\n"
+          "p50 <= 511ns  p90 <= 1.02us  p99 <= 2.05us  max 5.21us  avg 402ns\n"
+          "(p50/p90/p99: the upper edge of the log2 bucket the percentile falls in)\n");
+
+    // Nothing sent yet, no limit, and a field this pmdctl does not know.
+    Json idle = log_record();
+    for (const char* key :
+         {"records", "datagrams", "bytes", "dropped", "drop_rate_limited", "drop_busy",
+          "drop_tx_full", "refilled", "reserve_allocs", "latency_count", "latency_avg_ns",
+          "latency_p50_ns", "latency_p90_ns", "latency_p99_ns", "latency_max_ns"})
+        idle[key] = 0;
+    for (const char* key : {"latency_bucket_7", "latency_bucket_8", "latency_bucket_9",
+                            "latency_bucket_10", "latency_bucket_12"})
+        idle.erase(key);
+    idle["rate_limit"] = 0;
+    idle["send_path"] = "alloc-first";
+    idle["inline_refills"] = 64;
+    idle["new_field"] = 7;
+    CHECK(render_log(idle) ==
+          "destination  10.0.0.2:6666 (02:00:00:00:00:02) from 10.0.0.1:6665 via p0 txq 1\n"
+          "format       extended\n"
+          "level        info\n"
+          "send path    alloc-first\n"
+          "rate limit   none\n"
+          "sent         0 records, 0 datagrams, 0B\n"
+          "dropped      0\n"
+          "reserve      448/512 free\n"
+          "pre-filled   60/64, refilled 0, inline refills 64, reserve allocs 0\n"
+          "emergency    0 sends\n"
+          "\n"
+          "send latency: no sends yet\n"
+          "\n"
+          "other fields:\n"
+          "  log: new_field=7\n");
+}
+
+TEST_CASE("show log: histogram columns line up, bpftrace style", "[pmdctl]") {
+    // Labels padded to the widest, counts right-aligned to the widest, empty
+    // buckets inside the range printed, bars floor(count * width / most):
+    // 617283 of 1234567 is 4.99999 of 10.
+    const Json narrow{{"latency_bucket_0", 5},
+                      {"latency_bucket_1", 1234567},
+                      {"latency_bucket_3", 617283},
+                      {"latency_count", 1851855}};
+    CHECK(render_latency_histogram(narrow, 10) ==
+          "[0, 2ns)           5 |          |\n"
+          "[2ns, 4ns)   1234567 |@@@@@@@@@@|\n"
+          "[4ns, 8ns)         0 |          |\n"
+          "[8ns, 16ns)   617283 |@@@@      |\n");
+
+    // latency_bucket() clamps everything from 2^31 ns into the last bucket.
+    const Json slow{{"latency_bucket_29", 3}, {"latency_bucket_31", 1}};
+    CHECK(render_latency_histogram(slow) ==
+          "[537ms, 1.07s)  3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+          "[1.07s, 2.15s)  0 |                                        |\n"
+          "[2.15s, ...)    1 |@@@@@@@@@@@@@                           |\n");
+
+    CHECK(render_latency_histogram(Json{{"latency_count", 0}}).empty());
+    CHECK(render_latency_histogram(Json{{"enabled", "false"}}).empty());
+}
+
+TEST_CASE("show log: every netlog drop reason is named once non-zero", "[pmdctl]") {
+    // The list is netlog_channel.hpp's: a reason added there needs no pmdctl change.
+    const char* const reasons[] = {
+#define PMDCTL_TEST_DROP_NAME(name, help) #name,
+        PMDFWD_NETLOG_DROPS(PMDCTL_TEST_DROP_NAME)
+#undef PMDCTL_TEST_DROP_NAME
+    };
+    for (const std::string reason : reasons) {
+        INFO(reason);
+        Json log = log_record();
+        for (auto& [key, value] : log.items())
+            if (key.starts_with("drop_")) value = 0;
+        log["drop_" + reason] = 4242;
+        log["dropped"] = 4242;
+        const std::string out = render_log(log);
+        CHECK(out.find("\ndropped      4.24K: " + reason + " 4.24K\n") != std::string::npos);
+        CHECK(out.find("drop_") == std::string::npos);  // not left to "other fields"
+    }
 }
