@@ -148,6 +148,11 @@ void Appliance::wire_workers() {
         w->lcore = wp.lcore;
         w->rx_port = ports_[wp.rx_port]->id();
         w->rx_queue = wp.rx_queue;
+        if (wp.rx_queue == 0) {
+            const Port& in = *ports_[wp.rx_port];
+            w->spare_rx_first = plan_.ports[wp.rx_port].rx_queues;
+            w->spare_rx_count = uint16_t(in.rx_queues_configured() - w->spare_rx_first);
+        }
         w->has_tx = wp.tx_port != kNoPort;
         if (w->has_tx) {
             const Port& out = *ports_[size_t(wp.tx_port)];
@@ -250,6 +255,18 @@ Record Appliance::netlog() const {
         return r;
     }
     return netlog_->stats();
+}
+
+Record Appliance::log_test(size_t bytes) const {
+    std::string text = "netlog test record of " + std::to_string(bytes) + " bytes:";
+    for (size_t i = 0; text.size() < bytes; ++i) text += " " + std::to_string(i);
+    text.resize(bytes);
+    spdlog::warn("{}", text);
+    Record r;
+    r.add("result", "logged");
+    r.add("bytes", uint64_t(bytes));
+    r.add("channel", netlog_ ? "on" : "off");
+    return r;
 }
 
 // Bursts handed off but not yet transmitted when the workers stopped.

@@ -67,6 +67,7 @@ public:
     Record pool(size_t i) const override;
     Record totals() const override;
     Record netlog() const override;
+    Record log_test(size_t bytes) const override;
     void clear_stats() override;
     void request_stop() override { stop_requested_.store(true); }
 

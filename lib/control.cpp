@@ -103,6 +103,18 @@ int cmd_shutdown(const char*, const char*, rte_tel_data* d) {
     });
 }
 
+// The longest test record: 16 fragments' worth (netlog_format.hpp).
+constexpr size_t kMaxTestRecord = 16 * 1024;
+
+int cmd_log_test(const char*, const char* params, rte_tel_data* d) {
+    return with_target(d, [&](ControlTarget& t) {
+        size_t bytes;
+        if (!parse_index(params, kMaxTestRecord + 1, bytes)) return -EINVAL;
+        put_record(d, t.log_test(bytes));
+        return 0;
+    });
+}
+
 struct Handler {
     ControlCommand cmd;
     telemetry_cb fn;
@@ -126,6 +138,9 @@ const Handler kHandlers[] = {
     {{"/pmdfwd/log", "The emergency log channel: records sent, drops by reason, reserve, "
                      "send latency."},
      cmd_record<&ControlTarget::netlog>},
+    {{"/pmdfwd/log_test", "Log one warning of the given length (0-16384) to check the log "
+                          "channel end to end. Parameters: int bytes"},
+     cmd_log_test},
     {{"/pmdfwd/clear", "Clear worker and port stats (a baseline; counters keep running)."},
      cmd_clear},
     {{"/pmdfwd/shutdown", "Graceful stop: workers finish their burst, ports stop, pools audited."},

@@ -25,6 +25,9 @@ public:
     virtual Record pool(size_t i) const = 0;
     virtual Record totals() const = 0;
     virtual Record netlog() const = 0;  // the log channel's counters and latency
+    // Logs one warning of `bytes` characters (an end-to-end check of the log
+    // channel, fragments included).
+    virtual Record log_test(size_t bytes) const = 0;
     virtual void clear_stats() = 0;
     virtual void request_stop() = 0;
 };

@@ -94,8 +94,10 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
         while (most < owners.size() && fits(uint16_t(most + 1))) ++most;
         if (!fits(most))
             return at(cfg, loc, key,
-                      "port '" + port.name + "' (" + limits->driver +
-                          ") cannot set up even one tx queue");
+                      "port '" + port.name + "' (" + limits->driver + ") cannot set up " +
+                          (extra ? "a tx queue for its workers and one for the log channel; "
+                                   "put [netlog] on another port"
+                                 : "even one tx queue"));
         owners.resize(most);
     }
     pp.tx_queues = uint16_t(owners.size());

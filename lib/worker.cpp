@@ -40,6 +40,21 @@ void account(PendingCounts& p, const BurstOutcome& out) {
     for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += out.drops[i];
 }
 
+// The quirk-added rx queues of the worker's port: rarely any, so out of line.
+template <ForwardMode kMode>
+uint64_t poll_spare_rx(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts) {
+    uint64_t got = 0;
+    for (uint16_t q = w.spare_rx_first; q < w.spare_rx_first + w.spare_rx_count; ++q) {
+        const uint16_t n = rte_eth_rx_burst(w.rx_port, q, pkts, w.burst);
+        if (n == 0) continue;
+        account(p, forward_burst<kMode>(w, pkts, n));
+        p.rx_pkts += n;
+        p.burst_hist[burst_bucket(n)]++;
+        got += n;
+    }
+    return got;
+}
+
 // Frees of other workers' recycle mbufs made on this lcore during the
 // iteration (by tx_burst or by drops) go back to their owners now.
 void flush_deferred_frees(const WorkerContext& w) {
@@ -60,14 +75,16 @@ void poll_loop(WorkerContext& w) {
     uint64_t prev_tsc = rte_rdtsc();
     while (!w.stop->load(std::memory_order_relaxed)) {
         // Bursts handed over by other workers go first: they have waited longest.
-        uint64_t handed_in = 0;
+        // Packets handled before the main rx_burst: this poll was not empty.
+        uint64_t other_work = 0;
         if (w.handoff_in_count != 0) {
             const BurstOutcome in = transmit_handoffs(w, pkts);
-            handed_in = in.handoff_in;
+            other_work = in.handoff_in;
             account(p, in);
         }
+        if (unlikely(w.spare_rx_count != 0)) other_work += poll_spare_rx<kMode>(w, p, pkts);
         const uint16_t n = rte_eth_rx_burst(w.rx_port, w.rx_queue, pkts, w.burst);
-        if (n == 0 && handed_in == 0) {
+        if (n == 0 && other_work == 0) {
             flush_deferred_frees(w);
             const uint64_t now = rte_rdtsc();
             (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;

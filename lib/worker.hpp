@@ -38,6 +38,11 @@ struct alignas(64) WorkerContext {
     uint16_t tx_queue = 0;
     bool has_tx = false;
     rte_ring* handoff_out = nullptr;  // set: tx_queue belongs to another worker; hand off
+    // Rx queues a PMD quirk added to rx_port (net_tap pairs them with TX
+    // queues); the kernel may steer a flow to any of them, so they are
+    // polled too, by the worker of the port's rx queue 0.
+    uint16_t spare_rx_first = 0;
+    uint16_t spare_rx_count = 0;
     unsigned handoff_in_count = 0;
     HandoffIn handoff_in[kMaxWorkers];  // bursts other workers hand to this one
     rte_mempool* pool = nullptr;  // its rx queue's pool

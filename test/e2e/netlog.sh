@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The emergency log channel end to end: pmdfwd's records leave through a
+# net_tap port into a network namespace where a plain kernel UDP socket
+# receives them. Checks the netconsole format, levels, gap-free sequence
+# numbers, fragment reassembly of a long record, the channel's counters, and
+# that a crashing pmdfwd (SIGSEGV) delivers its last records and a backtrace
+# before it dies of the signal.
+# Usage: netlog.sh [BUILD_DIR]
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+BUILD=${1:-$E2E_ROOT/build}
+PMDFWD=$BUILD/app/pmdfwd/pmdfwd
+ID=$(( $$ % 100000 ))
+PREFIX=e2e-nl-$ID
+NS_L=e2enl$ID NS_R=e2enr$ID IF_L=e2enl$ID IF_R=e2enr$ID
+MAC_L=02:00:00:e3:00:01
+WORK=$(mktemp -d)
+TELEMETRY=$(command -v dpdk-telemetry.py)
+cleanup() {
+  kill -KILL "${PMDFWD_PID:-0}" 2>/dev/null
+  ip netns pids "$NS_L" 2>/dev/null | xargs -r kill -KILL
+  ip netns del "$NS_L" 2>/dev/null; ip netns del "$NS_R" 2>/dev/null
+  cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+telemetry() { printf '%s\n' "$1" | "$TELEMETRY" -f "$PREFIX" 2>/dev/null | grep -F "\"${1%%,*}\""; }
+received() { /usr/bin/python3 "$E2E_ROOT/test/e2e/netlog_check.py" "$WORK/received.jsonl" "$@"; }
+field() { sed -n "s/^$1=//p"; }
+
+sed -e "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" \
+    -e "s/net_tap_demol,iface=pmd-demo-l/net_tap_e2enl$ID,iface=$IF_L/" \
+    -e "s/net_tap_demor,iface=pmd-demo-r/net_tap_e2enr$ID,iface=$IF_R/" \
+    -e "s/^stats_log_interval_s = .*/stats_log_interval_s = 1/" \
+    -e "s/^src_ip = .*/src_ip = \"10.233.0.254\"/" \
+    -e "s/^dst_ip = .*/dst_ip = \"10.233.0.1\"/" \
+    -e "s/^dst_mac = .*/dst_mac = \"$MAC_L\"/" \
+    "$E2E_ROOT/config/demo.toml" >"$WORK/cfg.toml"
+grep -q '^\[netlog\]' "$WORK/cfg.toml" && grep -q '^port = "left"' "$WORK/cfg.toml" ||
+  { fail "config" "config/demo.toml has no [netlog] on port left"; summary; exit 1; }
+
+if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
+  fail "start" "pmdfwd did not come up"; summary; exit 1
+fi
+check "the plan names the channel's queue" \
+  grep -q "plan: netlog: extended records at info and above to 10.233.0.1:6666 via 'left' txq 1" \
+  "$WORK/pmdfwd.log"
+wait_for_link "$IF_L" 10 && wait_for_link "$IF_R" 10
+ns_attach "$NS_L" "$IF_L" 10.233.0.1/24
+ns_attach "$NS_R" "$IF_R" 10.233.0.2/24
+ip -n "$NS_L" link set "$IF_L" address "$MAC_L"
+ip netns exec "$NS_L" /usr/bin/python3 "$E2E_ROOT/test/e2e/udp_receiver.py" 6666 \
+  "$WORK/received.jsonl" &
+for _ in $(seq 50); do grep -q ready "$WORK/received.jsonl" 2>/dev/null && break; sleep 0.1; done
+
+# The channel's extra TX queue brings an extra rx queue on a tap port, where
+# the kernel may steer any flow: forwarding must not lose them.
+if ip netns exec "$NS_L" ping -c 10 -i 0.1 -W 2 10.233.0.2 >"$WORK/ping.txt" 2>&1; then
+  pass "ping crosses pmdfwd with the channel's queue on the tap port"
+else
+  fail "ping crosses pmdfwd with the channel's queue on the tap port" "$(tail -2 "$WORK/ping.txt" | tr '\n' ' ')"
+fi
+sleep 2.5  # a stats line a second
+telemetry "/pmdfwd/log_test,2500" >"$WORK/log_test.json"
+check "log_test answers" grep -q '"logged"' "$WORK/log_test.json"
+sleep 0.5
+
+out=$(received '^stats: ')
+check "every datagram is netconsole extended format" test "$(field datagrams_bad <<<"$out")" = 0
+check "stats lines arrived ($(field matching <<<"$out"))" test "$(field matching <<<"$out")" -ge 2
+check "info lines carry level 6" test "$(field matching_levels <<<"$out")" = 6
+check "no sequence gaps among received records" test "$(field gaps <<<"$out")" = 0
+check "each record ends in a newline" \
+  test "$(field newline_ended <<<"$out")" = "$(field records <<<"$out")"
+out=$(received '^netlog test record of 2500 bytes:')
+check "the 2500-byte record arrived once, reassembled from fragments" \
+  test "$(field matching <<<"$out")" = 1 -a "$(field matching_longest <<<"$out")" = 2501
+check "warnings carry level 4" test "$(field matching_levels <<<"$out")" = 4
+frags=$(grep -c 'ncfrag=' "$WORK/received.jsonl")
+check "it came in 3 fragments ($frags)" test "$frags" -eq 3
+
+stats=$(telemetry "/pmdfwd/log")
+check "channel counters: records sent" test "$(json_get "$stats" 'd["/pmdfwd/log"]["records"]')" -ge 4
+check "channel counters: nothing dropped" \
+  test "$(json_get "$stats" 'd["/pmdfwd/log"]["dropped"]')" -eq 0
+check "channel counters: a latency histogram" \
+  test "$(json_get "$stats" 'd["/pmdfwd/log"]["latency_count"]')" -ge 4
+
+# A crash: the handler sends the last records and a backtrace, then the
+# process dies of the same signal.
+kill -SEGV "$PMDFWD_PID"
+rc=0
+wait "$PMDFWD_PID" || rc=$?
+PMDFWD_PID=
+check "pmdfwd died of SIGSEGV (exit $rc)" test "$rc" -eq 139
+sleep 0.3
+out=$(received 'fatal signal 11 \(SIGSEGV\)')
+check "the crash report's first line arrived, at level 0" \
+  test "$(field matching <<<"$out")" = 1 -a "$(field matching_levels <<<"$out")" = 0
+out=$(received '^replay seq [0-9]+: stats: ')
+check "the last records were replayed ($(field matching <<<"$out"))" \
+  test "$(field matching <<<"$out")" -ge 2
+out=$(received '^backtrace #[0-9]+ 0x[0-9a-f]+')
+check "a backtrace arrived ($(field matching <<<"$out") frames)" \
+  test "$(field matching <<<"$out")" -ge 2
+out=$(received '^pmdfwd: end of crash report')
+check "the crash report is complete" test "$(field matching <<<"$out")" = 1
+check "no sequence gaps through the crash" test "$(field gaps <<<"$out")" = 0
+summary

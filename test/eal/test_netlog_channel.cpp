@@ -1,0 +1,291 @@
+// The log channel on a real net_ring port: datagrams on the wire in
+// netconsole format, fragments, a reserve that data pools cannot drain, the
+// rate limit, a full queue, concurrent senders that never wait, both send
+// paths, and the spdlog sink's gap-free sequence.
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <spdlog/spdlog.h>
+
+#include <catch2/catch.hpp>
+#include <thread>
+
+#include "netlog_channel.hpp"
+#include "netlog_sink.hpp"
+#include "ring_ports.hpp"
+
+using namespace pmdfwd;
+using namespace pmdfwd::test;
+
+namespace {
+
+int g_nl = 0;
+
+struct Datagram {
+    std::vector<uint8_t> frame;
+    std::string payload() const {
+        return std::string(frame.begin() + kUdpFrameHeaderLen, frame.end());
+    }
+};
+
+// A started net_ring port whose TX ring the test reads, a reserve pool, and
+// a channel on TX queue 0.
+struct ChannelRig {
+    RingPort port;
+    rte_mempool* rx_pool = nullptr;
+    rte_mempool* reserve = nullptr;
+    std::unique_ptr<NetlogChannel> ch;
+    NetlogConfig cfg;
+
+    explicit ChannelRig(unsigned tx_ring = 16384) {
+        const std::string tag = "nl" + std::to_string(++g_nl);
+        port = RingPort::create(tag, tx_ring);
+        REQUIRE(port.port_id != 0xffff);
+        rx_pool = rte_pktmbuf_pool_create((tag + "_rx").c_str(), 1024, 0, 0, 2048, SOCKET_ID_ANY);
+        reserve = rte_pktmbuf_pool_create((tag + "_res").c_str(), 256, 0, 0, 128 + 1088,
+                                          SOCKET_ID_ANY);
+        REQUIRE(rx_pool);
+        REQUIRE(reserve);
+        rte_eth_conf conf{};
+        REQUIRE(rte_eth_dev_configure(port.port_id, 1, 1, &conf) == 0);
+        REQUIRE(rte_eth_rx_queue_setup(port.port_id, 0, 256, SOCKET_ID_ANY, nullptr, rx_pool) == 0);
+        REQUIRE(rte_eth_tx_queue_setup(port.port_id, 0, 256, SOCKET_ID_ANY, nullptr) == 0);
+        REQUIRE(rte_eth_dev_start(port.port_id) == 0);
+        cfg.enabled = true;
+        cfg.src_ip = *Ipv4Addr::parse("10.9.0.1");
+        cfg.dst_ip = *Ipv4Addr::parse("10.9.0.2");
+        cfg.dst_mac = *MacAddr::parse("02:00:00:00:09:02");
+        cfg.rate_limit = 0;
+        cfg.prefill = 8;
+    }
+    void open() {
+        NetlogSetup s;
+        s.config = cfg;
+        s.port_id = port.port_id;
+        s.queue = 0;
+        s.src_mac = *MacAddr::parse("02:00:00:00:09:01");
+        s.port_name = "log";
+        s.reserve = reserve;
+        auto made = NetlogChannel::create(s);
+        if (!made) FAIL(made.error().message);
+        ch = std::move(made.value());
+    }
+    ~ChannelRig() {
+        ch.reset();
+        drain();
+        rte_eth_dev_stop(port.port_id);
+        rte_eth_dev_close(port.port_id);
+        port.destroy();
+        rte_mempool_free(rx_pool);
+        rte_mempool_free(reserve);
+    }
+    std::vector<Datagram> drain() {
+        std::vector<Datagram> out;
+        void* objs[64];
+        while (const unsigned n = rte_ring_dequeue_burst(port.tx, objs, 64, nullptr))
+            for (unsigned i = 0; i < n; ++i) {
+                auto* m = static_cast<rte_mbuf*>(objs[i]);
+                out.push_back({bytes_of(m)});
+                rte_pktmbuf_free(m);
+            }
+        return out;
+    }
+    uint64_t stat(const std::string& key) const {
+        for (const auto& [k, v] : ch->stats().fields)
+            if (k == key) return std::get<uint64_t>(v);
+        FAIL("no field " << key);
+        return 0;
+    }
+};
+
+NetlogRecord rec(std::string_view text, uint64_t seq) {
+    NetlogRecord r;
+    r.level = 6;
+    r.seq = seq;
+    r.timestamp_us = 99;
+    r.text = text;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("netlog channel: records leave as netconsole UDP datagrams", "[netlog]") {
+    ChannelRig rig;
+    rig.open();
+    CHECK(rig.ch->send(rec("hello", 5)) == 1);
+    std::string long_text;
+    while (long_text.size() < 2200) long_text += "0123456789";
+    CHECK(rig.ch->send(rec(long_text, 6)) == 3);
+    const auto got = rig.drain();
+    REQUIRE(got.size() == 4);
+    const auto& f = got[0].frame;
+    CHECK(std::vector<uint8_t>(f.begin(), f.begin() + 6) ==
+          std::vector<uint8_t>{0x02, 0, 0, 0, 0x09, 0x02});
+    CHECK(ipv4_header_checksum(f.data() + 14, 20) == 0);
+    CHECK((f[36] << 8 | f[37]) == 6666);
+    CHECK(got[0].payload() == "6,5,99,-;hello\n");
+    std::string body;
+    for (size_t i = 1; i < 4; ++i) {
+        const std::string p = got[i].payload();
+        CHECK(p.size() <= kNetlogPayloadMax);
+        CHECK(p.rfind("6,6,99,-,ncfrag=" + std::to_string(body.size()) + "/2201;", 0) == 0);
+        body += p.substr(p.find(';') + 1);
+    }
+    CHECK(body == long_text + "\n");
+    CHECK(rig.stat("records") == 2);
+    CHECK(rig.stat("datagrams") == 4);
+    CHECK(rig.stat("dropped") == 0);
+    CHECK(rig.stat("latency_count") == 2);
+    CHECK(rig.stat("latency_p50_ns") > 0);
+}
+
+TEST_CASE("netlog channel: records still go out when every data pool is exhausted",
+          "[netlog]") {
+    ChannelRig rig;
+    rig.open();
+    // A data pool with every buffer held in flight.
+    rte_mempool* data = rte_pktmbuf_pool_create("nl_data", 512, 0, 0, 2048, SOCKET_ID_ANY);
+    REQUIRE(data);
+    std::vector<rte_mbuf*> held(512);
+    REQUIRE(rte_pktmbuf_alloc_bulk(data, held.data(), 512) == 0);
+    CHECK(rte_pktmbuf_alloc(data) == nullptr);
+    for (int i = 0; i < 50; ++i) CHECK(rig.ch->send(rec("data pools are empty", uint64_t(i))) == 1);
+    CHECK(rig.drain().size() == 50);
+    rte_pktmbuf_free_bulk(held.data(), 512);
+    rte_mempool_free(data);
+}
+
+TEST_CASE("netlog channel: the rate limit drops and counts; the crash path ignores it",
+          "[netlog]") {
+    ChannelRig rig;
+    rig.cfg.rate_limit = 10;
+    rig.cfg.rate_burst = 5;
+    rig.open();
+    size_t sent = 0;
+    for (int i = 0; i < 20; ++i) sent += rig.ch->send(rec("storm", uint64_t(i)));
+    CHECK(sent == 5);
+    CHECK(rig.stat("drop_rate_limited") == 15);
+    CHECK(rig.ch->send_emergency(rec("dying", 20)) == 1);
+    CHECK(rig.stat("emergency_sends") == 1);
+    CHECK(rig.drain().size() == 6);
+}
+
+TEST_CASE("netlog channel: a full TX queue drops tx_full and never blocks", "[netlog]") {
+    ChannelRig rig(32);  // 31 datagrams fit, nobody drains
+    rig.open();
+    size_t sent = 0;
+    for (int i = 0; i < 40; ++i) sent += rig.ch->send(rec("x", uint64_t(i)));
+    CHECK(sent == 31);
+    CHECK(rig.stat("drop_tx_full") == 9);
+    // The crash path waits a bounded time, then gives up too.
+    const auto t0 = std::chrono::steady_clock::now();
+    CHECK(rig.ch->send_emergency(rec("y", 40)) == 0);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+    CHECK(rig.stat("drop_tx_full") == 10);
+    // Every buffer is back or on the wire: reserve + ring + pre-filled = reserve size.
+    CHECK(rte_mempool_avail_count(rig.reserve) + rte_ring_count(rig.port.tx) +
+              rig.stat("prefilled") ==
+          256);
+}
+
+namespace {
+
+struct Concurrent {
+    NetlogChannel* ch;
+    std::atomic<uint64_t> sent{0};
+};
+
+int send_many(void* arg) {
+    auto& c = *static_cast<Concurrent*>(arg);
+    for (int i = 0; i < 3000; ++i) c.sent += c.ch->send(rec("concurrent", uint64_t(i)));
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("netlog channel: concurrent senders never wait; every record is counted",
+          "[netlog]") {
+    ChannelRig rig;
+    rig.cfg.prefill = 64;
+    rig.open();
+    Concurrent c{rig.ch.get()};
+    std::atomic<bool> draining{true};
+    size_t received = 0;
+    std::thread drainer([&] {
+        while (draining) received += rig.drain().size();
+    });
+    REQUIRE(rte_eal_remote_launch(send_many, &c, 1) == 0);
+    REQUIRE(rte_eal_remote_launch(send_many, &c, 2) == 0);
+    send_many(&c);
+    rte_eal_wait_lcore(1);
+    rte_eal_wait_lcore(2);
+    draining = false;
+    drainer.join();
+    received += rig.drain().size();
+    CHECK(received == c.sent);
+    CHECK(rig.stat("datagrams") == c.sent);
+    CHECK(c.sent + rig.stat("dropped") == 9000);
+    INFO("busy drops " << rig.stat("drop_busy") << ", no_buffer " << rig.stat("drop_no_buffer"));
+    CHECK(rig.stat("drop_busy") + rig.stat("drop_no_buffer") + rig.stat("drop_tx_full") ==
+          rig.stat("dropped"));
+}
+
+TEST_CASE("netlog channel: pool-first refills in the background, alloc-first inline",
+          "[netlog]") {
+    SECTION("pool-first") {
+        ChannelRig rig;
+        rig.open();
+        CHECK(rig.stat("prefilled") == 8);
+        for (int i = 0; i < 20; ++i) rig.ch->send(rec("p", uint64_t(i)));
+        CHECK(rig.stat("prefilled") == 0);
+        CHECK(rig.stat("reserve_allocs") == 12);  // the stack ran dry: from the reserve
+        CHECK(rig.stat("inline_refills") == 0);
+        rig.ch->refill();
+        CHECK(rig.stat("prefilled") == 8);
+        CHECK(rig.stat("refilled") == 16);
+        CHECK(rig.drain().size() == 20);
+    }
+    SECTION("alloc-first") {
+        ChannelRig rig;
+        rig.cfg.send_path = NetlogSendPath::alloc_first;
+        rig.open();
+        for (int i = 0; i < 20; ++i) rig.ch->send(rec("a", uint64_t(i)));
+        CHECK(rig.stat("reserve_allocs") == 20);
+        CHECK(rig.stat("inline_refills") == 8);
+        CHECK(rig.stat("refilled") == 0);
+        CHECK(rig.stat("prefilled") == 8);
+        CHECK(rig.drain().size() == 20);
+    }
+}
+
+TEST_CASE("netlog channel: stopped, it sends nothing and gives its buffers back", "[netlog]") {
+    ChannelRig rig;
+    rig.open();
+    rig.ch->stop();
+    CHECK(rig.ch->send(rec("late", 0)) == 0);
+    CHECK(rig.stat("drop_stopped") == 1);
+    rig.ch.reset();
+    CHECK(rte_mempool_avail_count(rig.reserve) == 256);
+}
+
+TEST_CASE("netlog sink: spdlog records are numbered without gaps and sent", "[netlog]") {
+    ChannelRig rig;
+    rig.open();
+    netlog_install_sink("info");
+    netlog_attach(rig.ch.get());
+    spdlog::info("first {}", 1);
+    spdlog::debug("below the level: neither numbered nor sent");
+    spdlog::warn("second");
+    spdlog::error("third");
+    netlog_detach();
+    spdlog::info("after detach: not sent");
+    const auto got = rig.drain();
+    REQUIRE(got.size() == 3);
+    std::vector<uint64_t> seqs;
+    for (const auto& d : got) seqs.push_back(std::stoull(d.payload().substr(2)));
+    CHECK(seqs[1] == seqs[0] + 1);
+    CHECK(seqs[2] == seqs[1] + 1);
+    CHECK(got[0].payload().rfind("6,", 0) == 0);
+    CHECK(got[0].payload().find(";first 1\n") != std::string::npos);
+    CHECK(got[1].payload().rfind("4,", 0) == 0);
+    CHECK(got[2].payload().rfind("3,", 0) == 0);
+}

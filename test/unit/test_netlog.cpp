@@ -1,0 +1,326 @@
+// The log channel's pure parts: netconsole wire format and fragments, the
+// UDP frame template, the latency histogram, the token bucket, the crash
+// ring, and the [netlog] config and its TX queue in the plan.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "config_loader.hpp"
+#include "latency_histogram.hpp"
+#include "netlog_format.hpp"
+#include "plan.hpp"
+#include "recent_records.hpp"
+#include "token_bucket.hpp"
+#include "udp_frame.hpp"
+
+using namespace pmdfwd;
+
+namespace {
+
+std::vector<std::string> datagrams(const NetlogRecord& r, NetlogFormat f) {
+    std::vector<std::string> out;
+    const size_t n = for_each_datagram(r, f, [&](const char* p, size_t len) {
+        out.emplace_back(p, len);
+    });
+    CHECK(n == out.size());
+    return out;
+}
+
+NetlogRecord rec(std::string_view text, uint64_t seq = 42, uint8_t level = 6) {
+    NetlogRecord r;
+    r.level = level;
+    r.seq = seq;
+    r.timestamp_us = 1234567;
+    r.text = text;
+    return r;
+}
+
+// Joins the bodies of ncfrag fragments in offset order, checking each header.
+std::string reassemble(const std::vector<std::string>& frags, const std::string& head) {
+    std::string body;
+    for (const auto& f : frags) {
+        REQUIRE(f.size() <= kNetlogPayloadMax);
+        REQUIRE(f.rfind(head + ",ncfrag=", 0) == 0);
+        const size_t semi = f.find(';');
+        const std::string field = f.substr(head.size() + 8, semi - head.size() - 8);
+        const size_t offset = std::stoul(field.substr(0, field.find('/')));
+        CHECK(offset == body.size());
+        body += f.substr(semi + 1);
+    }
+    return body;
+}
+
+}  // namespace
+
+TEST_CASE("netlog format: extended is netconsole's <level>,<seq>,<ts>,<flags>;<text>",
+          "[netlog]") {
+    CHECK(datagrams(rec("hello"), NetlogFormat::extended) ==
+          std::vector<std::string>{"6,42,1234567,-;hello\n"});
+    NetlogRecord cont = rec("more", 43, 3);
+    cont.continuation = true;
+    CHECK(datagrams(cont, NetlogFormat::extended) ==
+          std::vector<std::string>{"3,43,1234567,c;more\n"});
+    CHECK(datagrams(rec("hello"), NetlogFormat::plain) == std::vector<std::string>{"hello\n"});
+    CHECK(datagrams(rec(""), NetlogFormat::extended) ==
+          std::vector<std::string>{"6,42,1234567,-;\n"});
+}
+
+TEST_CASE("netlog format: one record is one line, escaped as the kernel does", "[netlog]") {
+    CHECK(datagrams(rec("a\nb\\c\x01"), NetlogFormat::extended)[0] ==
+          "6,42,1234567,-;a\\x0ab\\x5cc\\x01\n");
+    CHECK(datagrams(rec("caf\xc3\xa9"), NetlogFormat::extended)[0] ==
+          "6,42,1234567,-;caf\\xc3\\xa9\n");
+    // plain keeps UTF-8 and backslashes, but still never breaks the line.
+    CHECK(datagrams(rec("caf\xc3\xa9 a\\b\tc"), NetlogFormat::plain)[0] ==
+          "caf\xc3\xa9 a\\b\\x09c\n");
+}
+
+TEST_CASE("netlog format: long records are cut into ncfrag fragments of at most 1000 bytes",
+          "[netlog]") {
+    std::string text;
+    for (int i = 0; text.size() < 2500; ++i) text += "word" + std::to_string(i) + " ";
+    const auto frags = datagrams(rec(text, 7), NetlogFormat::extended);
+    REQUIRE(frags.size() == 3);
+    const std::string total = "/" + std::to_string(text.size() + 1) + ";";
+    for (const auto& f : frags) CHECK(f.find(total) != std::string::npos);
+    CHECK(reassemble(frags, "6,7,1234567,-") == text + "\n");
+    // Exactly 1000 bytes fits one datagram; one more does not.
+    const std::string head = "6,42,1234567,-;";
+    const std::string fits(kNetlogPayloadMax - head.size() - 1, 'x');
+    CHECK(datagrams(rec(fits), NetlogFormat::extended).size() == 1);
+    CHECK(datagrams(rec(fits + "y"), NetlogFormat::extended).size() == 2);
+    // plain: bare 1000-byte chunks.
+    const auto plain = datagrams(rec(text), NetlogFormat::plain);
+    REQUIRE(plain.size() == 3);
+    CHECK(plain[0].size() == 1000);
+    CHECK(plain[0] + plain[1] + plain[2] == text + "\n");
+}
+
+TEST_CASE("netlog format: text past the record limit is cut and marked", "[netlog]") {
+    const std::string huge(kNetlogTextMax + 500, 'z');
+    const auto frags = datagrams(rec(huge), NetlogFormat::plain);
+    std::string all;
+    for (const auto& f : frags) all += f;
+    CHECK(all.size() <= kNetlogTextMax + 16);
+    CHECK(all.substr(all.size() - 9) == "...[cut]\n");
+}
+
+TEST_CASE("netlog format: spdlog levels map to syslog severities", "[netlog]") {
+    CHECK(syslog_severity(0) == 7);  // trace -> debug
+    CHECK(syslog_severity(1) == 7);
+    CHECK(syslog_severity(2) == 6);  // info
+    CHECK(syslog_severity(3) == 4);  // warning
+    CHECK(syslog_severity(4) == 3);  // err
+    CHECK(syslog_severity(5) == 2);  // crit
+}
+
+TEST_CASE("udp frame: template, lengths and a valid IPv4 checksum", "[netlog]") {
+    CHECK(Ipv4Addr::parse("10.1.2.3")->host_order == 0x0a010203u);
+    CHECK(Ipv4Addr::parse("10.1.2.3")->to_string() == "10.1.2.3");
+    for (const char* bad : {"", "10.1.2", "10.1.2.3.4", "256.1.1.1", "1.2.3.04", "a.b.c.d",
+                            "1.2.3.4 "})
+        CHECK_FALSE(Ipv4Addr::parse(bad).has_value());
+
+    UdpEndpoints ep;
+    ep.src_mac = *MacAddr::parse("02:00:00:00:00:aa");
+    ep.dst_mac = *MacAddr::parse("02:00:00:00:00:bb");
+    ep.src_ip = *Ipv4Addr::parse("192.168.7.1");
+    ep.dst_ip = *Ipv4Addr::parse("192.168.7.2");
+    ep.src_port = 6665;
+    ep.dst_port = 6666;
+    const UdpFrameTemplate t(ep);
+    for (const uint16_t len : {uint16_t(0), uint16_t(1), uint16_t(999), uint16_t(1000)}) {
+        for (const uint16_t id : {uint16_t(0), uint16_t(1), uint16_t(0xffff)}) {
+            std::vector<uint8_t> f(t.bytes().begin(), t.bytes().end());
+            f.resize(kUdpFrameHeaderLen + len, 'p');
+            t.finish(f.data(), len, id);
+            CHECK(f[12] == 0x08);
+            CHECK(f[13] == 0x00);
+            CHECK((f[16] << 8 | f[17]) == 28 + len);  // IPv4 total length
+            CHECK((f[18] << 8 | f[19]) == id);
+            CHECK(f[23] == 17);
+            CHECK(ipv4_header_checksum(f.data() + 14, 20) == 0);  // sums to 0xffff
+            CHECK((f[34] << 8 | f[35]) == 6665);
+            CHECK((f[36] << 8 | f[37]) == 6666);
+            CHECK((f[38] << 8 | f[39]) == 8 + len);  // UDP length
+            CHECK(std::equal(f.begin(), f.begin() + 6, ep.dst_mac.bytes.begin()));
+            CHECK(std::equal(f.begin() + 6, f.begin() + 12, ep.src_mac.bytes.begin()));
+        }
+    }
+}
+
+TEST_CASE("latency histogram: log2 buckets, percentiles as bucket edges", "[netlog]") {
+    CHECK(latency_bucket(0) == 0);
+    CHECK(latency_bucket(1) == 0);
+    CHECK(latency_bucket(2) == 1);
+    CHECK(latency_bucket(1023) == 9);
+    CHECK(latency_bucket(1024) == 10);
+    CHECK(latency_bucket(~uint64_t(0)) == kLatencyBuckets - 1);
+    LatencyHistogram h;
+    for (int i = 0; i < 90; ++i) h.record(300);   // [256, 512)
+    for (int i = 0; i < 9; ++i) h.record(1500);   // [1024, 2048)
+    h.record(70000);                              // [65536, 131072)
+    const LatencySnapshot s = h.read();
+    CHECK(s.count == 100);
+    CHECK(s.max_ns == 70000);
+    CHECK(s.percentile_ns(0.50) == 511);
+    CHECK(s.percentile_ns(0.90) == 511);
+    CHECK(s.percentile_ns(0.99) == 2047);
+    CHECK(s.percentile_ns(1.0) == 70000);  // capped at the largest seen
+    const auto lines = s.render(10);
+    REQUIRE(lines.size() == 9);  // buckets 8 .. 16
+    CHECK(lines.front() == "[256, 512) 90 |@@@@@@@@@@|");
+    CHECK(lines[2] == "[1024, 2048) 9 |@         |");
+    CHECK(LatencySnapshot{}.percentile_ns(0.5) == 0);
+}
+
+TEST_CASE("token bucket: a burst, then the rate", "[netlog]") {
+    TokenBucket b(1000, 5);  // 1000/s: one per ms
+    uint64_t now = 1000000000;
+    int taken = 0;
+    for (int i = 0; i < 10; ++i) taken += b.take(now);
+    CHECK(taken == 5);
+    CHECK_FALSE(b.take(now + 500000));  // half a millisecond: not yet
+    CHECK(b.take(now + 1000000));
+    CHECK_FALSE(b.take(now + 1000000));
+    taken = 0;
+    for (int i = 0; i < 100; ++i) taken += b.take(now + 1000000000);  // a second later: burst only
+    CHECK(taken == 5);
+    TokenBucket unlimited(0, 1);
+    for (int i = 0; i < 1000; ++i) CHECK(unlimited.take(0));
+}
+
+TEST_CASE("recent records: the last 64, oldest first, whole", "[netlog]") {
+    RecentRecords ring;
+    std::vector<std::string> texts;
+    for (uint64_t seq = 0; seq < 100; ++seq) {
+        texts.push_back("record " + std::to_string(seq));
+        ring.put(rec(texts.back(), seq));
+    }
+    std::vector<uint64_t> seqs;
+    ring.for_each(100, [&](const NetlogRecord& r) {
+        CHECK(std::string(r.text) == texts[r.seq]);
+        seqs.push_back(r.seq);
+    });
+    REQUIRE(seqs.size() == RecentRecords::kSlots);
+    CHECK(seqs.front() == 100 - RecentRecords::kSlots);
+    CHECK(seqs.back() == 99);
+    // A long text is kept cut, not overrun.
+    const std::string long_text(2000, 'q');
+    ring.put(rec(long_text, 100));
+    ring.for_each(101, [&](const NetlogRecord& r) {
+        if (r.seq == 100) CHECK(r.text.size() == RecentRecords::kTextMax);
+    });
+}
+
+namespace {
+
+const char* kNetlogConfig = R"([eal]
+lcores = "0-2"
+
+[[port]]
+name = "p0"
+devargs = "net_null0"
+
+[[port]]
+name = "p1"
+devargs = "net_tap0,iface=nl0"
+
+[forward]
+pairs = [["p0", "p1"], ["p1", "p0"]]
+
+[netlog]
+enabled = true
+port = "p1"
+src_ip = "10.9.0.1"
+dst_ip = "10.9.0.2"
+dst_mac = "02:00:00:00:09:02"
+dst_port = 6666
+level = "debug"
+format = "plain"
+reserve = 256
+prefill = 32
+rate_limit = 100
+)";
+
+}  // namespace
+
+TEST_CASE("netlog config: every key, and the channel's own TX queue in the plan",
+          "[netlog][config]") {
+    auto loaded = parse_config(kNetlogConfig, "netlog.toml");
+    REQUIRE(std::holds_alternative<Config>(loaded));
+    const Config& cfg = std::get<Config>(loaded);
+    CHECK(cfg.netlog.enabled);
+    CHECK(cfg.netlog.port == "p1");
+    CHECK(cfg.netlog.dst_ip.to_string() == "10.9.0.2");
+    CHECK(cfg.netlog.dst_mac.to_string() == "02:00:00:00:09:02");
+    CHECK(cfg.netlog.format == NetlogFormat::plain);
+    CHECK(cfg.netlog.level == "debug");
+    CHECK(cfg.netlog.reserve == 256);
+    CHECK(cfg.netlog.prefill == 32);
+    CHECK(cfg.netlog.rate_limit == 100);
+    CHECK(cfg.netlog.send_path == NetlogSendPath::pool_first);
+
+    auto planned = build_plan(cfg);
+    REQUIRE(std::holds_alternative<Plan>(planned));
+    const Plan& plan = std::get<Plan>(planned);
+    // Worker 0 sends to p1 on txq 0; the channel gets txq 1, never a worker's.
+    CHECK(plan.ports[1].tx_queues == 2);
+    CHECK(plan.ports[1].netlog_queue == 1);
+    CHECK(plan.ports[0].netlog_queue == -1);
+    const auto lines = render_plan(cfg, plan);
+    CHECK(std::find(lines.begin(), lines.end(),
+                    "netlog: plain records at debug and above to 10.9.0.2:6666 via 'p1' txq 1") !=
+          lines.end());
+
+    // With tx = "owner" the channel's queue comes after the owners'.
+    Config owner = cfg;
+    owner.ports[1].tx = TxMode::owner;
+    const Plan op = std::get<Plan>(build_plan(owner));
+    CHECK(op.ports[1].tx_queues == 2);
+    CHECK(op.ports[1].netlog_queue == 1);
+
+    // Device limits count the channel's queue: one TX queue is not enough
+    // for a worker and the channel, so auto hands off... and still needs 2.
+    std::vector<PortLimits> limits = {{"net_null", 16, 16}, {"net_tap", 1, 1}};
+    auto refused = build_plan(cfg, &limits);
+    REQUIRE(std::holds_alternative<ConfigError>(refused));
+    CHECK(std::get<ConfigError>(refused).message ==
+          "port 'p1' (net_tap) cannot set up a tx queue for its workers and one for the log "
+          "channel; put [netlog] on another port");
+}
+
+TEST_CASE("netlog config: errors name the key", "[netlog][config]") {
+    const auto error_of = [](std::string text) {
+        auto r = parse_config(text, "netlog.toml");
+        REQUIRE(std::holds_alternative<ConfigError>(r));
+        const auto& e = std::get<ConfigError>(r);
+        return std::to_string(e.line) + ":" + std::to_string(e.column) + " " + e.key + ": " +
+               e.message;
+    };
+    const std::string base = kNetlogConfig;
+    const auto with = [&](const std::string& from, const std::string& to) {
+        std::string s = base;
+        s.replace(s.find(from), from.size(), to);
+        return s;
+    };
+    CHECK(error_of(with("dst_ip = \"10.9.0.2\"\n", "")) ==
+          "15:1 netlog.dst_ip: is required when enabled = true");
+    CHECK(error_of(with("10.9.0.2", "10.9.0")) ==
+          "19:10 netlog.dst_ip: '10.9.0' is not an address like \"10.0.0.2\"");
+    CHECK(error_of(with("port = \"p1\"", "port = \"p9\"")) ==
+          "17:8 netlog.port: names port 'p9', which is not a configured [[port]]");
+    CHECK(error_of(with("prefill = 32", "prefill = 200")) ==
+          "25:11 netlog.prefill: prefill 200 is more than half of reserve 256: the rest is "
+          "needed for buffers the port still holds");
+    CHECK(error_of(with("format = \"plain\"", "format = \"json\"")) ==
+          "23:10 netlog.format: unknown format 'json' (expected \"extended\" or \"plain\")");
+    CHECK(error_of(with("level = \"debug\"", "level = \"loud\"")) ==
+          "22:9 netlog.level: unknown level 'loud' (expected trace, debug, info, warn, error, "
+          "critical or off)");
+    CHECK(error_of(with("rate_limit = 100", "rate_limit = -1")) ==
+          "26:14 netlog.rate_limit: value -1 is out of range [0, 10000000]");
+    // Disabled, nothing else is needed.
+    CHECK(std::holds_alternative<Config>(
+        parse_config("[netlog]\nenabled = false\n", "netlog.toml")));
+}
