@@ -82,6 +82,7 @@ private:
     UdpFrameTemplate template_;
     TokenBucket bucket_;
     uint64_t tsc_hz_ = 0;
+    uint64_t ns_per_tsc_q32_ = 0;
 
     // The lock: a sender that finds it taken drops, never waits.
     alignas(64) std::atomic<bool> busy_{false};
@@ -95,7 +96,6 @@ private:
     std::atomic<uint64_t> refilled_{0}, inline_refills_{0}, reserve_allocs_{0};
     std::atomic<uint64_t> emergency_{0};
     std::atomic<uint64_t> drops_[kNetlogDropCount] = {};
-    std::atomic<uint64_t> busy_drops_{0};  // counted outside the lock: atomically
     LatencyHistogram latency_;
 };
 

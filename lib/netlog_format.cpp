@@ -2,6 +2,9 @@
 // formatted by hand because snprintf is not async-signal-safe.
 #include "netlog_format.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 namespace pmdfwd {
 
 namespace {
@@ -39,31 +42,66 @@ uint8_t syslog_severity(int spdlog_level) {
     }
 }
 
+namespace {
+
+bool needs_escape(unsigned char c, NetlogFormat fmt) {
+    return fmt == NetlogFormat::extended ? c < 0x20 || c >= 0x7f || c == '\\'
+                                         : c < 0x20 || c == 0x7f;
+}
+
+// Eight bytes at a time: does any of them need escaping? (The has-less and
+// has-zero byte tricks; exact, no false negatives; a hit is then looked at
+// byte by byte.)
+constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+uint64_t any_zero(uint64_t v) { return (v - kOnes) & ~v & kHighs; }
+uint64_t any_below_0x20(uint64_t v) { return (v - kOnes * 0x20) & ~v & kHighs; }
+
+bool word_needs_escape(const char* p, NetlogFormat fmt) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    uint64_t hit = any_below_0x20(v) | any_zero(v ^ (kOnes * 0x7f));
+    if (fmt == NetlogFormat::extended) hit |= (v & kHighs) | any_zero(v ^ (kOnes * '\\'));
+    return hit != 0;
+}
+
+// End of the run of plain characters that starts at i.
+size_t plain_run_end(std::string_view text, size_t i, NetlogFormat fmt) {
+    while (i + 8 <= text.size() && !word_needs_escape(text.data() + i, fmt)) i += 8;
+    while (i < text.size() && !needs_escape(static_cast<unsigned char>(text[i]), fmt)) ++i;
+    return i;
+}
+
+}  // namespace
+
 size_t escape_text(std::string_view text, char* out, size_t cap, NetlogFormat fmt) {
     static constexpr char kHex[] = "0123456789abcdef";
     static constexpr std::string_view kCut = "...[cut]";
     if (cap < kCut.size() + 1) return 0;
     // Room for the cut mark and the newline is kept back from the text.
-    const size_t limit = cap - kCut.size() - 1;
-    size_t n = 0;
+    const size_t limit = std::min(cap - kCut.size() - 1, kNetlogTextMax);
+    size_t n = 0, i = 0;
     bool cut = false;
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        const bool plain = fmt == NetlogFormat::extended ? c >= 0x20 && c < 0x7f && c != '\\'
-                                                         : c >= 0x20 && c != 0x7f;
-        const size_t need = plain ? 1 : 4;
-        if (n + need > limit || n + need > kNetlogTextMax) {
+    while (i < text.size()) {
+        // The common case, a run of plain characters, is copied in one go.
+        const size_t run = plain_run_end(text, i, fmt);
+        const size_t take = std::min(run - i, limit - n);
+        std::memcpy(out + n, text.data() + i, take);
+        n += take;
+        i += take;
+        if (i < run) {
             cut = true;
             break;
         }
-        if (plain) {
-            out[n++] = ch;
-        } else {
-            out[n++] = '\\';
-            out[n++] = 'x';
-            out[n++] = kHex[c >> 4];
-            out[n++] = kHex[c & 15];
+        if (i == text.size()) break;
+        if (n + 4 > limit) {
+            cut = true;
+            break;
         }
+        const auto c = static_cast<unsigned char>(text[i++]);
+        out[n++] = '\\';
+        out[n++] = 'x';
+        out[n++] = kHex[c >> 4];
+        out[n++] = kHex[c & 15];
     }
     if (cut) n += put_str(kCut, out + n, cap - n);
     out[n++] = '\n';

@@ -32,7 +32,9 @@ struct NetlogRecord {
 // spdlog's levels (trace = 0 ... critical = 5) as syslog severities.
 uint8_t syslog_severity(int spdlog_level);
 
-// Calls emit(const char* payload, size_t len) once per datagram, in order.
+// Calls emit(head, head_len, body, body_len) once per datagram, in order: the
+// datagram is the head followed by the body slice, handed over as two pieces
+// so the caller copies each byte once, straight into its buffer.
 // Control characters are escaped as \xNN, and in the extended format also
 // '\\' and bytes >= 0x7f (as the kernel's extended format does), so a record
 // is always one line; the newline that ends it is added here.
@@ -52,28 +54,27 @@ template <class Emit>
 size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit) {
     char body[kNetlogTextMax + 64];
     const size_t body_len = escape_text(rec.text, body, sizeof(body), fmt);
-    char dgram[kNetlogPayloadMax];
+    char head[96];
     size_t sent = 0;
     if (fmt == NetlogFormat::plain) {
         for (size_t off = 0; off < body_len; off += kNetlogPayloadMax, ++sent) {
             const size_t n = body_len - off < kNetlogPayloadMax ? body_len - off : kNetlogPayloadMax;
-            emit(body + off, n);
+            emit(head, size_t(0), body + off, n);
         }
         return sent;
     }
-    size_t head = format_ext_header(rec, dgram, sizeof(dgram));
-    if (head + 1 + body_len <= kNetlogPayloadMax) {
-        dgram[head++] = ';';
-        for (size_t i = 0; i < body_len; ++i) dgram[head + i] = body[i];
-        emit(dgram, head + body_len);
+    size_t head_len = format_ext_header(rec, head, sizeof(head));
+    if (head_len + 1 + body_len <= kNetlogPayloadMax) {
+        head[head_len++] = ';';
+        emit(head, head_len, body, body_len);
         return 1;
     }
     for (size_t off = 0; off < body_len; ++sent) {
-        const size_t h = head + format_frag_field(off, body_len, dgram + head, sizeof(dgram) - head);
+        const size_t h =
+            head_len + format_frag_field(off, body_len, head + head_len, sizeof(head) - head_len);
         const size_t room = kNetlogPayloadMax - h;
         const size_t n = body_len - off < room ? body_len - off : room;
-        for (size_t i = 0; i < n; ++i) dgram[h + i] = body[off + i];
-        emit(dgram, h + n);
+        emit(head, h, body + off, n);
         off += n;
     }
     return sent;

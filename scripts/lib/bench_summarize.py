@@ -13,6 +13,8 @@ TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2
 HANDOFF_PEERS = ["ho-recycle", "ho-shared", "ho-stock", "same-recycle"]
 HANDOFF_RATIOS = [("ho-recycle", "ho-shared"), ("ho-recycle", "ho-stock"),
                   ("ho-shared", "same-recycle"), ("ho-recycle", "same-recycle")]
+# Issue targets: recycle >= 1.2 x shared, recycle >= 0.9 x the same-core ceiling.
+HANDOFF_TARGETS = {("ho-recycle", "ho-shared"): 1.2, ("ho-recycle", "same-recycle"): 0.9}
 
 
 def table(head, lines):
@@ -25,7 +27,8 @@ def table(head, lines):
 
 
 def handoff_table(groups):
-    lines = []
+    """Prints the handoff table; returns False when a target is missed."""
+    lines, met = [], True
     for (setup, comp), rs in groups.items():
         if comp != "handoff":
             continue
@@ -39,16 +42,26 @@ def handoff_table(groups):
             continue
         med = {p: statistics.median(by_peer[p][i] for i in rounds) for p in HANDOFF_PEERS}
         row = [setup, str(len(rounds))] + [f"{med[p]:.2f}" for p in HANDOFF_PEERS]
+        verdicts = []
         for num, den in HANDOFF_RATIOS:
             per = [by_peer[num][i] / by_peer[den][i] for i in rounds]
-            row.append(f"{med[num] / med[den]:.3f} ({min(per):.2f}-{max(per):.2f})")
+            ratio = med[num] / med[den]
+            row.append(f"{ratio:.3f} ({min(per):.2f}-{max(per):.2f})")
+            target = HANDOFF_TARGETS.get((num, den))
+            if target is not None:
+                verdicts.append("PASS" if ratio >= target else "MISS")
+                met &= ratio >= target
+        row.append("/".join(verdicts))
         lines.append(row)
     if not lines:
-        return
+        return met
     print()
     print("cross-core handoff (Mpps medians; ratios of medians, per-round range in brackets)")
     table(["setup", "rounds", "recycle", "shared", "pw-stock", "same-core",
-           "recycle/shared", "recycle/pw-stock", "shared/same", "recycle/same"], lines)
+           "recycle/shared", "recycle/pw-stock", "shared/same", "recycle/same",
+           "targets"], lines)
+    print("targets: recycle/shared >= 1.2, recycle/same >= 0.9 (in that order)")
+    return met
 
 
 def main() -> int:
@@ -91,7 +104,7 @@ def main() -> int:
               "B median;\npair ratios: range of A/B within each pair; A/cpu, B/cpu: median Mpps "
               "per CPU-second the\nforwarding thread actually ran (equal to Mpps when it had the "
               "CPU to itself).")
-    handoff_table(groups)
+    all_met &= handoff_table(groups)
     disturbed = [r for r in rows if float(r["cpu_share"]) < float(r["min_share"])]
     if disturbed:
         print(f"note: {len(disturbed)} kept run(s) had their forwarding thread on the CPU for "

@@ -19,8 +19,8 @@ namespace {
 
 std::vector<std::string> datagrams(const NetlogRecord& r, NetlogFormat f) {
     std::vector<std::string> out;
-    const size_t n = for_each_datagram(r, f, [&](const char* p, size_t len) {
-        out.emplace_back(p, len);
+    const size_t n = for_each_datagram(r, f, [&](const char* h, size_t hl, const char* b, size_t bl) {
+        out.push_back(std::string(h, hl) + std::string(b, bl));
     });
     CHECK(n == out.size());
     return out;
@@ -323,4 +323,33 @@ TEST_CASE("netlog config: errors name the key", "[netlog][config]") {
     // Disabled, nothing else is needed.
     CHECK(std::holds_alternative<Config>(
         parse_config("[netlog]\nenabled = false\n", "netlog.toml")));
+}
+
+TEST_CASE("netlog format: the word-at-a-time escape agrees with the byte rule", "[netlog]") {
+    const auto reference = [](std::string_view text, NetlogFormat f) {
+        std::string out;
+        for (const char ch : text) {
+            const auto c = static_cast<unsigned char>(ch);
+            const bool esc = f == NetlogFormat::extended ? c < 0x20 || c >= 0x7f || c == '\\'
+                                                         : c < 0x20 || c == 0x7f;
+            if (!esc) {
+                out += ch;
+                continue;
+            }
+            static const char* hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+        return out + "\n";
+    };
+    for (const auto f : {NetlogFormat::extended, NetlogFormat::plain})
+        for (int byte = 0; byte < 256; ++byte)
+            for (size_t pos = 0; pos < 19; ++pos) {
+                std::string text(19, 'a');
+                text[pos] = char(byte);
+                char out[256];
+                const size_t n = escape_text(text, out, sizeof(out), f);
+                REQUIRE(std::string(out, n) == reference(text, f));
+            }
 }
