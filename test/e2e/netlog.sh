@@ -17,7 +17,7 @@ MAC_L=02:00:00:e3:00:01
 WORK=$(mktemp -d)
 TELEMETRY=$(command -v dpdk-telemetry.py)
 cleanup() {
-  kill -KILL "${PMDFWD_PID:-0}" 2>/dev/null
+  [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
   ip netns pids "$NS_L" 2>/dev/null | xargs -r kill -KILL
   ip netns del "$NS_L" 2>/dev/null; ip netns del "$NS_R" 2>/dev/null
   cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
