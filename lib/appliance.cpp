@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "netlog_sink.hpp"
+#include "pmd_quirks.hpp"
 #include "version.hpp"
 
 namespace pmdfwd {
@@ -44,6 +45,7 @@ Status Appliance::build(const std::string& pool_prefix) {
         setup.plan = plan_.ports[p];
         for (const auto& w : plan_.workers)
             if (w.rx_port == p) setup.rx_pools.push_back(worker_pool_[w.id]);
+        setup.one_pool_per_tx_queue = one_pool_per_tx_queue(p);
         setup.make_spare_pool = [&, p](uint32_t mbufs) -> Result<rte_mempool*> {
             auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), mbufs, 0,
                                       cfg_.pool.data_room, SOCKET_ID_ANY);
@@ -65,6 +67,7 @@ Status Appliance::build(const std::string& pool_prefix) {
     last_alloc_empty_.assign(data_pool_count_, 0);
     last_rx_nombuf_.assign(ports_.size(), 0);
     last_pool_warning_.assign(data_pool_count_, {});
+    last_port_warning_.assign(ports_.size(), {});
     worker_baseline_.resize(workers_.size());
     port_baseline_.resize(ports_.size());
     pool_recycle_baseline_.resize(pools_.size());
@@ -81,6 +84,22 @@ Status Appliance::build(const std::string& pool_prefix) {
     return Ok{};
 }
 
+// Fast free is safe on port p when each of its TX queues sees one pool: one
+// shared pool, or per-worker queues whose senders forward only their own
+// pool's mbufs (no spare rx queues a quirk adds to the port they poll).
+bool Appliance::one_pool_per_tx_queue(size_t p) const {
+    if (cfg_.pool.model == PoolModel::shared) return true;
+    if (plan_.ports[p].tx != TxMode::per_worker) return false;
+    for (const auto& w : plan_.workers) {
+        if (w.tx_port != int(p)) continue;
+        const PortPlan& in = plan_.ports[w.rx_port];
+        if (configured_queue_counts(limits_[w.rx_port].driver, in.rx_queues, in.tx_queues).rx >
+            in.rx_queues)
+            return false;
+    }
+    return true;
+}
+
 // tx = "auto" needs each device's queue limits, known only once EAL has
 // probed it: the plan is built again with them.
 Status Appliance::resolve_plan() {
@@ -90,6 +109,7 @@ Status Appliance::resolve_plan() {
         if (!l) return l.error();
         limits.push_back(l.value());
     }
+    limits_ = limits;
     auto planned = build_plan(cfg_, &limits);
     if (const auto* e = std::get_if<ConfigError>(&planned)) return make_error(e->to_string());
     plan_ = std::get<Plan>(std::move(planned));
@@ -219,16 +239,24 @@ void Appliance::housekeeping() {
 }
 
 // A data pool that ran dry is logged (and so sent on the log channel) at most
-// once a second per pool: seen as allocation failures (exact, for recycle
-// pools) or as an empty pool when sampled; the ports' rx_nombuf growth is
-// given as context.
+// once a second per pool and per port: seen as allocation failures (exact,
+// for recycle pools), as an empty pool when sampled, or as a port's
+// rx_nombuf growing.
 void Appliance::watch_pools() {
     const auto now = std::chrono::steady_clock::now();
-    uint64_t nombuf_growth = 0;
+    const auto quiet = [&](std::chrono::steady_clock::time_point& last) {
+        if (now - last < std::chrono::seconds(1)) return true;
+        last = now;
+        return false;
+    };
     for (size_t p = 0; p < ports_.size(); ++p) {
         const uint64_t nombuf = ports_[p]->stats().rx_nombuf;
-        nombuf_growth += nombuf - std::min(nombuf, last_rx_nombuf_[p]);
+        const uint64_t grown = nombuf - std::min(nombuf, last_rx_nombuf_[p]);
         last_rx_nombuf_[p] = nombuf;
+        if (grown != 0 && !quiet(last_port_warning_[p]))
+            spdlog::warn("port '{}': {} receive buffer allocations failed since the last check: "
+                         "the pool of its rx queues is exhausted",
+                         ports_[p]->name(), grown);
     }
     for (size_t i = 0; i < data_pool_count_; ++i) {
         rte_mempool* mp = pools_[i]->mempool();
@@ -239,12 +267,10 @@ void Appliance::watch_pools() {
             last_alloc_empty_[i] = empty;
         }
         const unsigned avail = rte_mempool_avail_count(mp);
-        if (failures == 0 && avail != 0) continue;
-        if (now - last_pool_warning_[i] < std::chrono::seconds(1)) continue;
-        last_pool_warning_[i] = now;
-        spdlog::warn("pool '{}' exhausted: {} of {} mbufs in use, {} allocation failures, "
-                     "{} rx allocation failures on the ports since the last check",
-                     pools_[i]->name(), mp->size - avail, mp->size, failures, nombuf_growth);
+        if ((failures == 0 && avail != 0) || quiet(last_pool_warning_[i])) continue;
+        spdlog::warn("pool '{}' exhausted: {} of {} mbufs in use, {} allocation failures since "
+                     "the last check",
+                     pools_[i]->name(), mp->size - avail, mp->size, failures);
     }
 }
 
@@ -297,8 +323,9 @@ ShutdownReport Appliance::shutdown() {
         if (launched_.size() > i && launched_[i]) rte_eal_wait_lcore(workers_[i]->lcore);
     report.handoff_drained = drain_handoff_rings();
     report.drained += report.handoff_drained;
-    for (auto& port : ports_) report.drained += port->stop_and_drain();
 
+    // The final lines are logged while every port still runs, so the log
+    // channel can send them; then it stops, before any port does.
     std::vector<WorkerSnapshot> finals;
     for (size_t i = 0; i < workers_.size(); ++i) {
         finals.push_back(workers_[i]->stats.read());
@@ -312,14 +339,14 @@ ShutdownReport Appliance::shutdown() {
         add_port_stats(r, port->stats());
         spdlog::info("final port '{}': {}", port->name(), r.to_line());
     }
-    if (report.drained)
-        spdlog::info("freed {} mbufs left in rx queues and handoff rings at stop", report.drained);
     if (netlog_) {
         spdlog::info("netlog: {}", netlog_->stats().to_line());
-        // Nothing may be sent once the ports close; its buffers go home.
         netlog_detach();
-        netlog_.reset();
+        netlog_.reset();  // its buffers go home
     }
+    for (auto& port : ports_) report.drained += port->stop_and_drain();
+    if (report.drained)
+        spdlog::info("freed {} mbufs left in rx queues and handoff rings at stop", report.drained);
     ports_.clear();  // close devices: PMDs return the mbufs their rings hold
 
     for (const auto& pool : pools_) {

@@ -81,6 +81,7 @@ private:
     uint64_t drain_handoff_rings();
     Status create_netlog(const std::string& pool_prefix);
     void watch_pools();
+    bool one_pool_per_tx_queue(size_t port) const;
     WorkerIdentity identity(size_t i) const;
     RecycleCounts recycle_counts_of_worker(size_t i) const;  // raw, no baseline
 
@@ -94,6 +95,8 @@ private:
     std::vector<uint64_t> last_alloc_empty_;    // per data pool, for watch_pools
     std::vector<uint64_t> last_rx_nombuf_;      // per port
     std::vector<std::chrono::steady_clock::time_point> last_pool_warning_;
+    std::vector<std::chrono::steady_clock::time_point> last_port_warning_;
+    std::vector<PortLimits> limits_;  // probed at start
     std::vector<std::unique_ptr<Port>> ports_;
     std::vector<std::unique_ptr<WorkerContext>> workers_;
     std::vector<bool> launched_;

@@ -98,6 +98,10 @@ struct LogConfig {
 // the benchmark that compares them.
 enum class NetlogSendPath { pool_first, alloc_first };
 
+// Descriptors of the log channel's TX queue: few, so that a device that frees
+// sent buffers late cannot keep much of the reserve.
+constexpr uint16_t kNetlogTxDesc = 128;
+
 struct NetlogConfig {
     bool enabled = false;
     std::string port;  // a configured [[port]]: the channel gets its own TX queue there

@@ -331,17 +331,24 @@ void read_netlog(TableReader& root, const toml::node& node, const std::vector<Po
     read_level(r, nl.level);
     r.choice("format", nl.format, kNetlogFormats);
     r.integer("reserve", nl.reserve, 16, 65536);
-    if (const auto* n = r.take("prefill")) {
-        r.integer("prefill", nl.prefill, 1, 65536);
-        if (nl.prefill > nl.reserve / 2)
-            r.fail(*n, "prefill",
-                   "prefill " + std::to_string(nl.prefill) + " is more than half of reserve " +
-                       std::to_string(nl.reserve) +
-                       ": the rest is needed for buffers the port still holds");
+    r.integer("prefill", nl.prefill, 1, 65536);
+    // The channel's TX queue may hold kNetlogTxDesc sent buffers before the
+    // device frees them, next to the pre-filled ones and a few in hand.
+    const uint32_t need = nl.prefill + kNetlogTxDesc + 32;
+    if (nl.reserve < need) {
+        const char* key = r.take("reserve") ? "reserve" : r.take("prefill") ? "prefill" : nullptr;
+        root.fail(key ? *r.take(key) : node, std::string("netlog.") + (key ? key : "reserve"),
+                  "reserve " + std::to_string(nl.reserve) + " is too small for prefill " +
+                      std::to_string(nl.prefill) + ": the channel's TX queue holds up to " +
+                      std::to_string(kNetlogTxDesc) + " sent buffers; make reserve at least " +
+                      std::to_string(need));
     }
     r.integer("rate_limit", nl.rate_limit, 0, 10000000);
     r.integer("rate_burst", nl.rate_burst, 1, 1000000);
     r.choice("send_path", nl.send_path, kSendPaths);
+    if (nl.enabled && nl.level == "off")
+        root.fail(*r.take("level"), "netlog.level",
+                  "level \"off\" sends nothing; set enabled = false instead");
     if (nl.enabled)
         for (const char* key : {"port", "src_ip", "dst_ip", "dst_mac"})
             if (!r.take(key))

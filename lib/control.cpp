@@ -103,7 +103,7 @@ int cmd_shutdown(const char*, const char*, rte_tel_data* d) {
     });
 }
 
-// The longest test record: 16 fragments' worth (netlog_format.hpp).
+// The longest test record: a record's longest text (kNetlogTextMax).
 constexpr size_t kMaxTestRecord = 16 * 1024;
 
 int cmd_log_test(const char*, const char* params, rte_tel_data* d) {

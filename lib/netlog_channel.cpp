@@ -35,7 +35,18 @@ uint64_t tsc_to_ns(uint64_t tsc, uint64_t q32) {
     return uint64_t((unsigned __int128)tsc * q32 >> 32);
 }
 
+// Set while this thread is inside the channel (a send or a refill): the crash
+// handler must not enter it again from the same thread.
+thread_local bool t_inside = false;
+
+struct Inside {
+    Inside() { t_inside = true; }
+    ~Inside() { t_inside = false; }
+};
+
 }  // namespace
+
+bool NetlogChannel::inside_on_this_thread() { return t_inside; }
 
 NetlogChannel::NetlogChannel(const NetlogSetup& setup)
     : setup_(setup),
@@ -46,7 +57,8 @@ NetlogChannel::NetlogChannel(const NetlogSetup& setup)
       ns_per_tsc_q32_(ns_per_tsc_q32(tsc_hz_)) {}
 
 Result<std::unique_ptr<NetlogChannel>> NetlogChannel::create(const NetlogSetup& setup) {
-    const uint32_t room = rte_pktmbuf_data_room_size(setup.reserve) - RTE_PKTMBUF_HEADROOM;
+    const uint32_t data_room = rte_pktmbuf_data_room_size(setup.reserve);
+    const uint32_t room = data_room > RTE_PKTMBUF_HEADROOM ? data_room - RTE_PKTMBUF_HEADROOM : 0;
     if (room < kUdpFrameHeaderLen + kNetlogPayloadMax)
         return make_error("netlog: reserve pool buffers hold " + std::to_string(room) +
                           " bytes; a datagram needs " +
@@ -161,12 +173,15 @@ size_t NetlogChannel::send(const NetlogRecord& rec) {
         count(NetlogDrop::stopped);
         return 0;
     }
-    if (busy_.exchange(true, std::memory_order_acquire)) {
+    // seq_cst here and in stop(): either stop() sees the lock taken and
+    // waits, or this sees the flag.
+    if (busy_.exchange(true, std::memory_order_seq_cst)) {
         count(NetlogDrop::busy);
         return 0;
     }
+    const Inside inside;
     size_t sent = 0;
-    if (stopped_.load(std::memory_order_relaxed))
+    if (stopped_.load(std::memory_order_seq_cst))
         count(NetlogDrop::stopped);
     else
         sent = send_locked(rec, false);
@@ -175,20 +190,31 @@ size_t NetlogChannel::send(const NetlogRecord& rec) {
 }
 
 size_t NetlogChannel::send_emergency(const NetlogRecord& rec) {
-    if (stopped_.load(std::memory_order_acquire)) return 0;  // the port may be closing
+    // The crashing thread may be inside the channel itself: entering it again
+    // would reuse a half-updated stack or TX queue.
+    if (t_inside || stopped_.load(std::memory_order_seq_cst)) return 0;
+    // Another thread's send is bounded: wait for it, never take the lock by
+    // force (two threads in one TX queue would corrupt it).
     const uint64_t give_up = tsc_after_us(tsc_hz_, kEmergencyLockWaitUs);
-    while (busy_.exchange(true, std::memory_order_acquire) && rte_rdtsc() < give_up) rte_pause();
-    // Taken now, or held by a thread that is not coming back (perhaps the
-    // one that crashed): the process is dying either way.
+    while (busy_.exchange(true, std::memory_order_seq_cst)) {
+        if (rte_rdtsc() >= give_up) return 0;
+        rte_pause();
+    }
+    const Inside inside;
     emergency_.fetch_add(1, std::memory_order_relaxed);
-    const size_t sent = send_locked(rec, true);
+    const size_t sent = stopped_.load(std::memory_order_seq_cst) ? 0 : send_locked(rec, true);
     busy_.store(false, std::memory_order_release);
     return sent;
 }
 
 void NetlogChannel::refill() {
     if (setup_.config.send_path == NetlogSendPath::alloc_first) return;  // refills inline
-    if (busy_.exchange(true, std::memory_order_acquire)) return;  // a sender has it: next round
+    if (busy_.exchange(true, std::memory_order_seq_cst)) return;  // a sender has it: next round
+    const Inside inside;
+    // Devices that free sent buffers only when their ring runs low (ixgbe,
+    // i40e...) would keep the reserve: ask for them back when it runs low.
+    if (rte_mempool_avail_count(setup_.reserve) < stack_.size())
+        rte_eth_tx_done_cleanup(setup_.port_id, setup_.queue, 0);
     while (push_prefilled()) bump(refilled_);
     busy_.store(false, std::memory_order_release);
 }

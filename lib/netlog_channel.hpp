@@ -58,9 +58,11 @@ public:
 
     // Any thread. Returns the datagrams sent.
     size_t send(const NetlogRecord& rec);
-    // Signal handler: waits a bounded time for the channel, then takes it
-    // anyway (the holder may be the thread that crashed); no rate limit.
+    // Signal handler: waits a bounded time for another sender to finish, and
+    // gives up (returns 0) rather than share the queue; never re-enters from
+    // a thread that was inside the channel when it crashed. No rate limit.
     size_t send_emergency(const NetlogRecord& rec);
+    static bool inside_on_this_thread();
     // Main lcore, in the background: top the pre-filled stack up.
     void refill();
     // No sends after this returns (it waits, bounded, for one in progress).

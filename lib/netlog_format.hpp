@@ -18,7 +18,7 @@ enum class NetlogFormat { extended, plain };
 // netconsole's MAX_PRINT_CHUNK: the most payload one datagram carries.
 constexpr size_t kNetlogPayloadMax = 1000;
 // The longest message text a record keeps (longer text is cut and marked):
-// 16 fragments, enough for a backtrace line or a config dump line.
+// 16 KiB, about 17 datagrams.
 constexpr size_t kNetlogTextMax = 16 * 1024;
 
 struct NetlogRecord {

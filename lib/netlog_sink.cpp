@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -84,49 +85,72 @@ struct Text {
     std::string_view view() const { return {buf, len}; }
 };
 
-void emergency_send(NetlogChannel* ch, uint8_t level, std::string_view text) {
+uint64_t realtime_us() {
+    timespec ts{};
+    clock_gettime(CLOCK_REALTIME, &ts);  // async-signal-safe
+    return uint64_t(ts.tv_sec) * 1000000 + uint64_t(ts.tv_nsec) / 1000;
+}
+
+// Standard error first: it needs nothing from the channel.
+void emergency_send(NetlogChannel* ch, uint8_t level, std::string_view text,
+                    uint64_t timestamp_us) {
+    (void)!write(STDERR_FILENO, text.data(), text.size());
+    (void)!write(STDERR_FILENO, "\n", 1);
     NetlogRecord r;
     r.level = level;
     r.seq = g_next_seq.fetch_add(1, std::memory_order_relaxed);
+    r.timestamp_us = timestamp_us;
     r.text = text;
     if (ch) ch->send_emergency(r);
-    (void)!write(STDERR_FILENO, text.data(), text.size());
-    (void)!write(STDERR_FILENO, "\n", 1);
 }
 
 constexpr int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+// A handler that hangs (a lock in the unwinder, a stuck queue) must not keep
+// a dying process alive: SIGALRM's default action ends it.
+constexpr unsigned kHandlerDeadlineS = 2;
+std::atomic<bool> g_report_started{false};
+std::atomic<bool> g_report_done{false};
 
 void on_fatal_signal(int sig, siginfo_t* info, void*) {
-    static std::atomic<bool> once{false};
-    NetlogChannel* ch = once.exchange(true) ? nullptr : g_channel.load();
-    const uint64_t last_seq = g_next_seq.load();
-    Text head;
-    const char* abbrev = sigabbrev_np(sig);
-    head.str("pmdfwd: fatal signal ").num(uint64_t(sig)).str(" (SIG").str(abbrev ? abbrev : "?")
-        .str(")");
-    if (sig == SIGSEGV || sig == SIGBUS) head.str(" at address ").hex(uintptr_t(info->si_addr));
-    head.str("; the last records and a backtrace follow");
-    emergency_send(ch, 0, head.view());
-    g_recent.for_each(last_seq, [&](const NetlogRecord& rec) {
-        Text t;
-        t.str("replay seq ").num(rec.seq).str(": ").str(rec.text);
-        emergency_send(ch, rec.level, t.view());
-    });
-    void* frames[64];
-    const int n = backtrace(frames, 64);
-    for (int i = 0; i < n; ++i) {
-        Text t;
-        t.str("backtrace #").num(uint64_t(i)).str(" ").hex(uintptr_t(frames[i]));
-        Dl_info dl{};
-        if (dladdr(frames[i], &dl) && dl.dli_fname) {
-            t.str(" ").str(dl.dli_fname).str("+").hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_fbase));
-            if (dl.dli_sname)
-                t.str(" (").str(dl.dli_sname).str("+")
-                    .hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_saddr)).str(")");
+    alarm(kHandlerDeadlineS);
+    if (g_report_started.exchange(true)) {
+        // Another thread is reporting: let it finish (bounded by its alarm).
+        while (!g_report_done.load()) rte_pause();
+    } else {
+        // Registered as a sender, so shutdown cannot free the channel meanwhile.
+        g_senders.fetch_add(1, std::memory_order_seq_cst);
+        NetlogChannel* ch = g_channel.load(std::memory_order_seq_cst);
+        const uint64_t last_seq = g_next_seq.load();
+        Text head;
+        const char* abbrev = sigabbrev_np(sig);
+        head.str("pmdfwd: fatal signal ").num(uint64_t(sig)).str(" (SIG").str(abbrev ? abbrev : "?")
+            .str(")");
+        if (sig == SIGSEGV || sig == SIGBUS) head.str(" at address ").hex(uintptr_t(info->si_addr));
+        head.str("; the last records and a backtrace follow");
+        emergency_send(ch, 0, head.view(), realtime_us());
+        g_recent.for_each(last_seq, [&](const NetlogRecord& rec) {
+            Text t;
+            t.str("replay seq ").num(rec.seq).str(": ").str(rec.text);
+            emergency_send(ch, rec.level, t.view(), rec.timestamp_us);
+        });
+        void* frames[64];
+        const int n = backtrace(frames, 64);
+        for (int i = 0; i < n; ++i) {
+            Text t;
+            t.str("backtrace #").num(uint64_t(i)).str(" ").hex(uintptr_t(frames[i]));
+            Dl_info dl{};
+            if (dladdr(frames[i], &dl) && dl.dli_fname) {
+                t.str(" ").str(dl.dli_fname).str("+").hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_fbase));
+                if (dl.dli_sname)
+                    t.str(" (").str(dl.dli_sname).str("+")
+                        .hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_saddr)).str(")");
+            }
+            emergency_send(ch, 2, t.view(), realtime_us());
         }
-        emergency_send(ch, 2, t.view());
+        emergency_send(ch, 0, "pmdfwd: end of crash report", realtime_us());
+        g_senders.fetch_sub(1, std::memory_order_seq_cst);
+        g_report_done.store(true);
     }
-    emergency_send(ch, 0, "pmdfwd: end of crash report");
     // Die of the same signal, as without the handler (core dump included).
     signal(sig, SIG_DFL);
     raise(sig);
@@ -152,15 +176,21 @@ void netlog_detach() {
     while (g_senders.load(std::memory_order_seq_cst) != 0) rte_pause();
 }
 
-void netlog_install_crash_handler() {
-    // backtrace() loads libgcc on first use, which allocates: not in a handler.
-    void* warm[2];
-    (void)backtrace(warm, 2);
-    static char alt_stack[128 * 1024];
+void netlog_protect_this_thread() {
+    // The handler needs about 20 KiB (a record's escaped text and a datagram);
+    // a thread whose own stack overflowed can still report.
+    thread_local char alt_stack[64 * 1024];
     stack_t ss{};
     ss.ss_sp = alt_stack;
     ss.ss_size = sizeof(alt_stack);
     sigaltstack(&ss, nullptr);
+}
+
+void netlog_install_crash_handler() {
+    // backtrace() loads libgcc on first use, which allocates: not in a handler.
+    void* warm[2];
+    (void)backtrace(warm, 2);
+    netlog_protect_this_thread();
     struct sigaction sa {};
     sa.sa_sigaction = on_fatal_signal;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;

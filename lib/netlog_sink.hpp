@@ -21,5 +21,7 @@ void netlog_attach(NetlogChannel* ch);
 void netlog_detach();
 // The fatal-signal handlers, with an alternate stack for the calling thread.
 void netlog_install_crash_handler();
+// An alternate signal stack for the calling thread (each worker calls it).
+void netlog_protect_this_thread();
 
 }  // namespace pmdfwd

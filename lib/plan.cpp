@@ -74,13 +74,18 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
             return at(cfg, loc, key,
                       "port '" + port.name + "' (" + limits->driver + ") allows at most " +
                           std::to_string(limits->max_tx_queues) + " tx queues but tx = " +
-                          "\"per-worker\" needs " + std::to_string(senders.size()) +
-                          " (one per sending worker); set tx = \"owner\" or \"auto\"");
+                          "\"per-worker\" needs " + std::to_string(senders.size() + extra) +
+                          " (one per sending worker" + (extra ? ", one for the log channel" : "") +
+                          "); set tx = \"owner\" or \"auto\"");
         for (auto* w : senders) w->tx_queue = pp.tx_queues++;
         if (extra) pp.netlog_queue = pp.tx_queues++;
         return std::nullopt;
     }
     if (senders.empty()) {
+        if (limits && !fits(0))
+            return at(cfg, loc, key,
+                      "port '" + port.name + "' (" + limits->driver +
+                          ") cannot set up a tx queue for the log channel");
         if (extra) pp.netlog_queue = pp.tx_queues++;
         return std::nullopt;
     }
@@ -177,6 +182,16 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
                       "mtu " + std::to_string(p.mtu) + " needs pool.data_room >= " +
                           std::to_string(needed) + " (it is " +
                           std::to_string(cfg.pool.data_room) + ")");
+    }
+
+    if (cfg.netlog.enabled) {
+        const PortConfig* nl = cfg.find_port(cfg.netlog.port);
+        // The longest datagram: 1000 bytes of payload, UDP and IPv4 headers, DF set.
+        constexpr unsigned kNetlogIpLen = 1000 + 8 + 20;
+        if (nl && nl->mtu < kNetlogIpLen)
+            return at(cfg, cfg.netlog.port_loc, "netlog.port",
+                      "port '" + nl->name + "' has mtu " + std::to_string(nl->mtu) +
+                          "; the log channel's datagrams need " + std::to_string(kNetlogIpLen));
     }
 
     auto pairs = resolve_pairs(cfg);

@@ -2,6 +2,8 @@
 #include "port.hpp"
 
 #include <rte_ethdev.h>
+
+#include <algorithm>
 #include <spdlog/spdlog.h>
 
 #include "../drivers-glue/pmd_quirks.hpp"
@@ -78,8 +80,9 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
         conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
         conf.rx_adv_conf.rss_conf.rss_hf = rss_hf;
     }
-    // Safe because every TX queue carries mbufs of one pool with refcnt 1.
-    if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+    // Fast free returns a burst to the first mbuf's pool: only when each queue
+    // carries one pool's mbufs, all with refcnt 1.
+    if (setup.one_pool_per_tx_queue && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
         conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
     if (int rc = rte_eth_dev_configure(port->id_, q.rx, q.tx, &conf); rc != 0)
         return make_error(who + ": " + dpdk_error("rte_eth_dev_configure", rc), rc);
@@ -93,8 +96,11 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     const int socket = rte_eth_dev_socket_id(port->id_);
     rte_mempool* spare = nullptr;
     if (q.rx > setup.rx_pools.size()) {
-        // Sized to fill the unpolled rings, plus slack for the PMD's refills.
-        auto made = setup.make_spare_pool(uint32_t(q.rx - setup.rx_pools.size()) * rx_desc + 64);
+        // Their rings, and what they received still in flight: an output TX
+        // ring and some bursts (kSpareInFlight).
+        constexpr uint32_t kSpareInFlight = 2048;
+        auto made = setup.make_spare_pool(uint32_t(q.rx - setup.rx_pools.size()) * rx_desc +
+                                          kSpareInFlight);
         if (!made) return made.error();
         spare = made.value();
     }
@@ -107,8 +113,14 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     }
     rte_eth_txconf txconf = info.default_txconf;
     txconf.offloads = conf.txmode.offloads;
+    // The log channel's queue is short (kNetlogTxDesc), within the device's limits.
+    const uint16_t netlog_desc = std::clamp<uint16_t>(
+        RTE_ALIGN_CEIL(kNetlogTxDesc, std::max<uint16_t>(info.tx_desc_lim.nb_align, 1)),
+        info.tx_desc_lim.nb_min, std::max(info.tx_desc_lim.nb_max, info.tx_desc_lim.nb_min));
     for (uint16_t i = 0; i < q.tx; ++i)
-        if (int rc = rte_eth_tx_queue_setup(port->id_, i, tx_desc, socket, &txconf); rc != 0)
+        if (int rc = rte_eth_tx_queue_setup(
+                port->id_, i, i == setup.plan.netlog_queue ? netlog_desc : tx_desc, socket, &txconf);
+            rc != 0)
             return make_error(who + ": tx queue " + std::to_string(i) + ": " +
                                   dpdk_error("rte_eth_tx_queue_setup", rc),
                               rc);

@@ -26,10 +26,15 @@ struct PortStats {
 struct PortSetup {
     const PortConfig* config = nullptr;
     PortPlan plan;
-    std::vector<rte_mempool*> rx_pools;  // one per polled rx queue
-    // Called only when a quirk adds rx queues that nobody polls (net_tap pairs
-    // rx with tx queues): returns a pool able to fill `mbufs` descriptors.
+    std::vector<rte_mempool*> rx_pools;  // one per rx queue of its own worker
+    // Called only when a quirk adds rx queues (net_tap pairs rx with tx
+    // queues; the worker of rx queue 0 polls them too): returns a pool of
+    // `mbufs` buffers for them.
     std::function<Result<rte_mempool*>(uint32_t mbufs)> make_spare_pool;
+    // Every TX queue carries mbufs of one pool only (no handoff from several
+    // senders' pools, no spare-pool mbufs): RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE
+    // is then safe, and used where the device has it.
+    bool one_pool_per_tx_queue = false;
 };
 
 // The queue limits of the ethdev that devargs names, so the plan can decide

@@ -3,6 +3,7 @@
 // thread-safe: the caller serialises (the channel's lock). Pure.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 namespace pmdfwd {
@@ -10,27 +11,30 @@ namespace pmdfwd {
 class TokenBucket {
 public:
     // rate 0: unlimited.
-    TokenBucket(uint32_t rate_per_s, uint32_t burst) : rate_(rate_per_s), burst_(burst) {
-        tokens_milli_ = uint64_t(burst) * 1000;
-    }
+    TokenBucket(uint32_t rate_per_s, uint32_t burst)
+        : rate_(rate_per_s), cap_nano_(uint64_t(burst) * kNano), tokens_nano_(cap_nano_) {}
 
     bool take(uint64_t now_ns) {
         if (rate_ == 0) return true;
         if (now_ns > last_ns_) {
-            // Tokens in thousandths, so a rate below one per millisecond still accrues.
-            const uint64_t add = (now_ns - last_ns_) * rate_ / 1000000;
-            tokens_milli_ = tokens_milli_ + add > uint64_t(burst_) * 1000 ? uint64_t(burst_) * 1000
-                                                                           : tokens_milli_ + add;
+            // Tokens in billionths, so no interval is too short to count; the
+            // interval is capped first, so the product cannot overflow.
+            const uint64_t span = now_ns - last_ns_ < cap_nano_ / rate_ + 1
+                                      ? now_ns - last_ns_
+                                      : cap_nano_ / rate_ + 1;
+            tokens_nano_ = std::min(cap_nano_, tokens_nano_ + span * rate_);
             last_ns_ = now_ns;
         }
-        if (tokens_milli_ < 1000) return false;
-        tokens_milli_ -= 1000;
+        if (tokens_nano_ < kNano) return false;
+        tokens_nano_ -= kNano;
         return true;
     }
 
 private:
-    uint32_t rate_, burst_;
-    uint64_t tokens_milli_ = 0;
+    static constexpr uint64_t kNano = 1000000000;
+    uint64_t rate_;
+    uint64_t cap_nano_;
+    uint64_t tokens_nano_;
     uint64_t last_ns_ = 0;
 };
 

@@ -11,6 +11,7 @@
 #include <rte_ethdev.h>
 
 #include "forward.hpp"
+#include "netlog_sink.hpp"
 
 namespace pmdfwd {
 
@@ -134,6 +135,7 @@ void poll_loop(WorkerContext& w) {
 
 int worker_main(void* arg) {
     auto& w = *static_cast<WorkerContext*>(arg);
+    netlog_protect_this_thread();  // a crash report even from an overflowed stack
     if (w.mode == ForwardMode::l2)
         poll_loop<ForwardMode::l2>(w);
     else

@@ -63,13 +63,20 @@ fi
 sleep 2.5  # a stats line a second
 telemetry "/pmdfwd/log_test,2500" >"$WORK/log_test.json"
 check "log_test answers" grep -q '"logged"' "$WORK/log_test.json"
-sleep 0.5
+wait_received() {  # PATTERN: until a reassembled record matches, at most 5 s
+  for _ in $(seq 50); do
+    [[ $(received "$1" | field matching) -ge 1 ]] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+wait_received '^netlog test record of 2500 bytes:'
 
 out=$(received '^stats: ')
 check "every datagram is netconsole extended format" test "$(field datagrams_bad <<<"$out")" = 0
 check "stats lines arrived ($(field matching <<<"$out"))" test "$(field matching <<<"$out")" -ge 2
 check "info lines carry level 6" test "$(field matching_levels <<<"$out")" = 6
-check "no sequence gaps among received records" test "$(field gaps <<<"$out")" = 0
+gaps=$(field gaps <<<"$out")
 check "each record ends in a newline" \
   test "$(field newline_ended <<<"$out")" = "$(field records <<<"$out")"
 out=$(received '^netlog test record of 2500 bytes:')
@@ -81,8 +88,12 @@ check "it came in 3 fragments ($frags)" test "$frags" -eq 3
 
 stats=$(telemetry "/pmdfwd/log")
 check "channel counters: records sent" test "$(json_get "$stats" 'd["/pmdfwd/log"]["records"]')" -ge 4
-check "channel counters: nothing dropped" \
-  test "$(json_get "$stats" 'd["/pmdfwd/log"]["dropped"]')" -eq 0
+check "channel counters: no datagram lacked a buffer or queue space" \
+  test "$(json_get "$stats" 'd["/pmdfwd/log"]["drop_no_buffer"] + d["/pmdfwd/log"]["drop_tx_full"]')" -eq 0
+# A record another thread was sending meanwhile is dropped as busy, never
+# waited for: every gap in the sequence is such a counted drop.
+dropped=$(json_get "$stats" 'd["/pmdfwd/log"]["dropped"]')
+check "sequence gaps ($gaps) are all counted drops ($dropped)" test "$gaps" -le "$dropped"
 check "channel counters: a latency histogram" \
   test "$(json_get "$stats" 'd["/pmdfwd/log"]["latency_count"]')" -ge 4
 
@@ -93,7 +104,7 @@ rc=0
 wait "$PMDFWD_PID" || rc=$?
 PMDFWD_PID=
 check "pmdfwd died of SIGSEGV (exit $rc)" test "$rc" -eq 139
-sleep 0.3
+wait_received '^pmdfwd: end of crash report'
 out=$(received 'fatal signal 11 \(SIGSEGV\)')
 check "the crash report's first line arrived, at level 0" \
   test "$(field matching <<<"$out")" = 1 -a "$(field matching_levels <<<"$out")" = 0
@@ -105,5 +116,6 @@ check "a backtrace arrived ($(field matching <<<"$out") frames)" \
   test "$(field matching <<<"$out")" -ge 2
 out=$(received '^pmdfwd: end of crash report')
 check "the crash report is complete" test "$(field matching <<<"$out")" = 1
-check "no sequence gaps through the crash" test "$(field gaps <<<"$out")" = 0
+check "no sequence gaps through the crash beyond counted drops" \
+  test "$(field gaps <<<"$out")" -le "$dropped"
 summary

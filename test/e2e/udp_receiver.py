@@ -9,7 +9,9 @@ import sys
 def main() -> int:
     port, out = int(sys.argv[1]), sys.argv[2]
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+    # FORCE: past net.core.rmem_max (root), so a burst of records is not lost here.
+    so_rcvbufforce = getattr(socket, "SO_RCVBUFFORCE", 33)  # Linux value
+    sock.setsockopt(socket.SOL_SOCKET, so_rcvbufforce, 4 << 20)
     sock.bind(("0.0.0.0", port))
     with open(out, "a", buffering=1) as f:
         f.write(json.dumps({"ready": True}) + "\n")

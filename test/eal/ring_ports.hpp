@@ -24,22 +24,28 @@ struct RingPort {
     std::string name;  // ethdev name, also the config devargs
     rte_ring* rx = nullptr;  // test enqueues, pmdfwd receives
     rte_ring* tx = nullptr;  // pmdfwd sends, test dequeues
+    rte_ring* tx2 = nullptr;  // a second TX queue, when asked for
     uint16_t port_id = 0;
 
-    static RingPort create(const std::string& name, unsigned tx_ring_size = 4096) {
+    static RingPort create(const std::string& name, unsigned tx_ring_size = 4096,
+                           unsigned tx_queues = 1) {
         RingPort p;
         p.name = "net_ring_" + name;
         p.rx = rte_ring_create((name + "_rx").c_str(), 4096, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
         p.tx = rte_ring_create((name + "_tx").c_str(), tx_ring_size, 0,
                                RING_F_SP_ENQ | RING_F_SC_DEQ);
+        if (tx_queues > 1)
+            p.tx2 = rte_ring_create((name + "_tx2").c_str(), 4096, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        rte_ring* txs[2] = {p.tx, p.tx2};
         // The ring PMD prefixes the ethdev name with "net_ring_".
-        const int id = rte_eth_from_rings(name.c_str(), &p.rx, 1, &p.tx, 1, 0);
+        const int id = rte_eth_from_rings(name.c_str(), &p.rx, 1, txs, tx_queues > 1 ? 2 : 1, 0);
         p.port_id = id < 0 ? 0xffff : uint16_t(id);
         return p;
     }
     void destroy() {
         rte_ring_free(rx);
         rte_ring_free(tx);
+        rte_ring_free(tx2);
     }
 };
 

@@ -186,6 +186,12 @@ TEST_CASE("token bucket: a burst, then the rate", "[netlog]") {
     taken = 0;
     for (int i = 0; i < 100; ++i) taken += b.take(now + 1000000000);  // a second later: burst only
     CHECK(taken == 5);
+    // A storm of takes 1 us apart at 100/s: the rate gets through, not zero.
+    TokenBucket slow(100, 5);
+    int passed = 0;
+    for (uint64_t t = 0; t < 1000000; ++t) passed += slow.take(2000000000 + t * 1000);
+    CHECK(passed >= 5 + 99);
+    CHECK(passed <= 5 + 101);
     TokenBucket unlimited(0, 1);
     for (int i = 0; i < 1000; ++i) CHECK(unlimited.take(0));
 }
@@ -311,8 +317,10 @@ TEST_CASE("netlog config: errors name the key", "[netlog][config]") {
     CHECK(error_of(with("port = \"p1\"", "port = \"p9\"")) ==
           "17:8 netlog.port: names port 'p9', which is not a configured [[port]]");
     CHECK(error_of(with("prefill = 32", "prefill = 200")) ==
-          "25:11 netlog.prefill: prefill 200 is more than half of reserve 256: the rest is "
-          "needed for buffers the port still holds");
+          "24:11 netlog.reserve: reserve 256 is too small for prefill 200: the channel's TX "
+          "queue holds up to 128 sent buffers; make reserve at least 360");
+    CHECK(error_of(with("level = \"debug\"", "level = \"off\"")) ==
+          "22:9 netlog.level: level \"off\" sends nothing; set enabled = false instead");
     CHECK(error_of(with("format = \"plain\"", "format = \"json\"")) ==
           "23:10 netlog.format: unknown format 'json' (expected \"extended\" or \"plain\")");
     CHECK(error_of(with("level = \"debug\"", "level = \"loud\"")) ==
