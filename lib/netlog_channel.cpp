@@ -125,18 +125,20 @@ rte_mbuf* NetlogChannel::take_buffer() {
     return prefilled();
 }
 
-size_t NetlogChannel::send_locked(const NetlogRecord& rec, bool emergency) {
-    const uint64_t start = rte_rdtsc();
-    const bool limited = setup_.config.rate_limit != 0;
-    size_t sent = 0, tried = 0;
-    for_each_datagram(rec, setup_.config.format, [&](const char* head, size_t head_len,
-                                                     const char* body, size_t body_len) {
+size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& text,
+                                  uint64_t start, bool emergency) {
+    const NetlogFormat fmt = setup_.config.format;
+    const size_t total = for_each_datagram_of(rec, fmt, text.body, text.len,
+                                              [](const char*, size_t, const char*, size_t) {});
+    if (!emergency && setup_.config.rate_limit != 0 &&
+        !bucket_.take(tsc_to_ns(start, ns_per_tsc_q32_), total)) {
+        count(NetlogDrop::rate_limited, total);
+        return 0;
+    }
+    size_t sent = 0;
+    for_each_datagram_of(rec, fmt, text.body, text.len, [&](const char* head, size_t head_len,
+                                                            const char* body, size_t body_len) {
         const size_t len = head_len + body_len;
-        ++tried;
-        if (!emergency && limited && !bucket_.take(tsc_to_ns(start, ns_per_tsc_q32_))) {
-            count(NetlogDrop::rate_limited);
-            return;
-        }
         rte_mbuf* m = take_buffer();
         if (!m) {
             count(NetlogDrop::no_buffer);
@@ -163,16 +165,20 @@ size_t NetlogChannel::send_locked(const NetlogRecord& rec, bool emergency) {
         bump(datagrams_);
         bump(bytes_, len);
     });
-    if (sent == tried && sent != 0) bump(records_);
+    if (sent == total) bump(records_);
     latency_.record(tsc_to_ns(rte_rdtsc() - start, ns_per_tsc_q32_));
     return sent;
 }
 
 size_t NetlogChannel::send(const NetlogRecord& rec) {
+    const uint64_t start = rte_rdtsc();
     if (stopped_.load(std::memory_order_acquire)) {
         count(NetlogDrop::stopped);
         return 0;
     }
+    // Escaped before the lock is taken: other senders wait on less work.
+    EscapedText text;
+    text.len = escape_text(rec.text, text.body, sizeof(text.body), setup_.config.format);
     // seq_cst here and in stop(): either stop() sees the lock taken and
     // waits, or this sees the flag.
     if (busy_.exchange(true, std::memory_order_seq_cst)) {
@@ -184,7 +190,7 @@ size_t NetlogChannel::send(const NetlogRecord& rec) {
     if (stopped_.load(std::memory_order_seq_cst))
         count(NetlogDrop::stopped);
     else
-        sent = send_locked(rec, false);
+        sent = send_locked(rec, text, start, false);
     busy_.store(false, std::memory_order_release);
     return sent;
 }
@@ -202,7 +208,10 @@ size_t NetlogChannel::send_emergency(const NetlogRecord& rec) {
     }
     const Inside inside;
     emergency_.fetch_add(1, std::memory_order_relaxed);
-    const size_t sent = stopped_.load(std::memory_order_seq_cst) ? 0 : send_locked(rec, true);
+    EscapedText text;
+    text.len = escape_text(rec.text, text.body, sizeof(text.body), setup_.config.format);
+    const size_t sent =
+        stopped_.load(std::memory_order_seq_cst) ? 0 : send_locked(rec, text, rte_rdtsc(), true);
     busy_.store(false, std::memory_order_release);
     return sent;
 }

@@ -73,7 +73,12 @@ public:
 
 private:
     explicit NetlogChannel(const NetlogSetup& setup);
-    size_t send_locked(const NetlogRecord& rec, bool emergency);
+    struct EscapedText {
+        char body[kNetlogTextMax + 64];
+        size_t len = 0;
+    };
+    size_t send_locked(const NetlogRecord& rec, const EscapedText& text, uint64_t start,
+                       bool emergency);
     rte_mbuf* take_buffer();
     rte_mbuf* prefilled();
     bool push_prefilled();

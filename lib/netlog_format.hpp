@@ -50,10 +50,11 @@ size_t format_ext_header(const NetlogRecord& rec, char* out, size_t cap);
 // ",ncfrag=<offset>/<total>;" into out; returns the length.
 size_t format_frag_field(size_t offset, size_t total, char* out, size_t cap);
 
+// The same over text escape_text has already produced (body, body_len): the
+// log channel escapes before it takes its lock.
 template <class Emit>
-size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit) {
-    char body[kNetlogTextMax + 64];
-    const size_t body_len = escape_text(rec.text, body, sizeof(body), fmt);
+size_t for_each_datagram_of(const NetlogRecord& rec, NetlogFormat fmt, const char* body,
+                            size_t body_len, Emit&& emit) {
     char head[96];
     size_t sent = 0;
     if (fmt == NetlogFormat::plain) {
@@ -78,6 +79,13 @@ size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit)
         off += n;
     }
     return sent;
+}
+
+template <class Emit>
+size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit) {
+    char body[kNetlogTextMax + 64];
+    const size_t body_len = escape_text(rec.text, body, sizeof(body), fmt);
+    return for_each_datagram_of(rec, fmt, body, body_len, emit);
 }
 
 }  // namespace pmdfwd

@@ -14,7 +14,8 @@ public:
     TokenBucket(uint32_t rate_per_s, uint32_t burst)
         : rate_(rate_per_s), cap_nano_(uint64_t(burst) * kNano), tokens_nano_(cap_nano_) {}
 
-    bool take(uint64_t now_ns) {
+    // All n tokens or none: a record's fragments go together or not at all.
+    bool take(uint64_t now_ns, uint64_t n = 1) {
         if (rate_ == 0) return true;
         if (now_ns > last_ns_) {
             // Tokens in billionths, so no interval is too short to count; the
@@ -25,8 +26,8 @@ public:
             tokens_nano_ = std::min(cap_nano_, tokens_nano_ + span * rate_);
             last_ns_ = now_ns;
         }
-        if (tokens_nano_ < kNano) return false;
-        tokens_nano_ -= kNano;
+        if (tokens_nano_ < n * kNano) return false;
+        tokens_nano_ -= n * kNano;
         return true;
     }
 

@@ -237,6 +237,20 @@ TEST_CASE("netlog channel: the rate limit drops and counts; the crash path ignor
     CHECK(rig.drain().size() == 6);
 }
 
+TEST_CASE("netlog channel: a long record goes out whole or not at all under the rate limit",
+          "[netlog]") {
+    ChannelRig rig;
+    rig.cfg.rate_limit = 10;
+    rig.cfg.rate_burst = 5;
+    rig.open();
+    const std::string text(2200, 'r');  // three datagrams
+    CHECK(rig.ch->send(rec(text, 1)) == 3);
+    CHECK(rig.ch->send(rec(text, 2)) == 0);  // two tokens left: none of its fragments go
+    CHECK(rig.stat("drop_rate_limited") == 3);
+    CHECK(rig.stat("records") == 1);
+    CHECK(rig.drain().size() == 3);
+}
+
 TEST_CASE("netlog channel: a full TX queue drops tx_full and never blocks", "[netlog]") {
     ChannelRig rig(32);  // 31 datagrams fit, nobody drains
     rig.open();
