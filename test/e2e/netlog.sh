@@ -51,6 +51,7 @@ ns_attach "$NS_R" "$IF_R" 10.233.0.2/24
 ip -n "$NS_L" link set "$IF_L" address "$MAC_L"
 ip netns exec "$NS_L" /usr/bin/python3 "$E2E_ROOT/test/e2e/udp_receiver.py" 6666 \
   "$WORK/received.jsonl" &
+disown  # killed by cleanup; no job-control notice in the log
 for _ in $(seq 50); do grep -q ready "$WORK/received.jsonl" 2>/dev/null && break; sleep 0.1; done
 
 # The channel's extra TX queue brings an extra rx queue on a tap port, where
