@@ -1,5 +1,6 @@
-// Composition root (see appliance.hpp). Main lcore, except the ControlTarget
-// methods, which run on the telemetry thread.
+// Composition root (see appliance.hpp): start-up in order, housekeeping and
+// shutdown in reverse. Main lcore; the ControlTarget methods, which run on
+// the telemetry thread, are in appliance_control.cpp.
 #include "appliance.hpp"
 
 #include <rte_cycles.h>
@@ -274,27 +275,6 @@ void Appliance::watch_pools() {
     }
 }
 
-Record Appliance::netlog() const {
-    if (!netlog_) {
-        Record r;
-        r.add("enabled", "false");
-        return r;
-    }
-    return netlog_->stats();
-}
-
-Record Appliance::log_test(size_t bytes) const {
-    std::string text = "netlog test record of " + std::to_string(bytes) + " bytes:";
-    for (size_t i = 0; text.size() < bytes; ++i) text += " " + std::to_string(i);
-    text.resize(bytes);
-    spdlog::warn("{}", text);
-    Record r;
-    r.add("result", "logged");
-    r.add("bytes", uint64_t(bytes));
-    r.add("channel", netlog_ ? "on" : "off");
-    return r;
-}
-
 // Bursts handed off but not yet transmitted when the workers stopped.
 uint64_t Appliance::drain_handoff_rings() {
     uint64_t drained = 0;
@@ -363,117 +343,6 @@ ShutdownReport Appliance::shutdown() {
         spdlog::info("all {} pools full again at shutdown", pools_.size());
     pools_.clear();
     return report;
-}
-
-WorkerIdentity Appliance::identity(size_t i) const {
-    const WorkerPlan& wp = plan_.workers[i];
-    WorkerIdentity who;
-    who.id = wp.id;
-    who.lcore = wp.lcore;
-    who.rx_port = cfg_.ports[wp.rx_port].name;
-    who.rx_queue = wp.rx_queue;
-    if (wp.tx_port != kNoPort) who.tx_port = cfg_.ports[size_t(wp.tx_port)].name;
-    who.tx_queue = wp.tx_queue;
-    return who;
-}
-
-WorkerSnapshot Appliance::worker_snapshot(size_t i) const {
-    // Read under the mutex: a clear between the read and the subtraction
-    // would make the baseline newer than the counters and wrap them.
-    std::lock_guard lock(baseline_mutex_);
-    return workers_[i]->stats.read().minus(worker_baseline_[i]);
-}
-
-Record Appliance::info() const {
-    Record r;
-    r.add("version", kVersion);
-    r.add("pid", uint64_t(getpid()));
-    r.add("config", cfg_.source_name);
-    r.add("file_prefix", cfg_.eal.file_prefix);
-    r.add("mode", to_string(cfg_.forward.mode));
-    r.add("burst", cfg_.forward.burst);
-    r.add("tx_retries", cfg_.forward.tx_retries);
-    r.add("pool_model", to_string(cfg_.pool.model));
-    r.add("main_lcore", plan_.main_lcore);
-    r.add("workers", uint64_t(workers_.size()));
-    r.add("ports", uint64_t(ports_.size()));
-    r.add("pools", uint64_t(pools_.size()));
-    r.add("tsc_hz", rte_get_tsc_hz());
-    r.add("uptime_s", uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
-                                   std::chrono::steady_clock::now() - started_at_)
-                                   .count()));
-    return r;
-}
-
-std::vector<std::string> Appliance::plan_lines() const { return render_plan(cfg_, plan_); }
-
-RecycleCounts Appliance::recycle_counts_of_worker(size_t i) const {
-    RecycleCounts sum;
-    for (const auto& pool : pools_)
-        if (pool->recycles()) sum += recycle_counts_of_lcore(pool->mempool(), workers_[i]->lcore);
-    return sum;
-}
-
-Record Appliance::worker(size_t i) const {
-    Record r = worker_record(identity(i), worker_snapshot(i));
-    if (cfg_.pool.model == PoolModel::recycle) {
-        std::lock_guard lock(baseline_mutex_);
-        add_recycle_counts(r, recycle_counts_of_worker(i).minus(worker_recycle_baseline_[i]),
-                           "recycle_");
-    }
-    return r;
-}
-
-Record Appliance::port(size_t i) const {
-    const Port& p = *ports_[i];
-    Record r;
-    r.add("index", uint64_t(i));
-    r.add("name", p.name());
-    r.add("port_id", p.id());
-    r.add("devargs", cfg_.ports[i].devargs);
-    r.add("driver", p.driver());
-    r.add("mac", p.mac().to_string());
-    r.add("link", p.link_up() ? "up" : "down");
-    r.add("speed_mbps", p.link_speed_mbps());
-    r.add("mtu", cfg_.ports[i].mtu);
-    r.add("rx_queues", p.rx_queues_configured());
-    r.add("tx_queues", p.tx_queues_configured());
-    {
-        std::lock_guard lock(baseline_mutex_);
-        add_port_stats(r, p.stats().minus(port_baseline_[i]));
-    }
-    return r;
-}
-
-Record Appliance::pool(size_t i) const {
-    const Pool& p = *pools_[i];
-    const rte_mempool* mp = p.mempool();
-    Record r = pool_record(p.audit(), mp->cache_size, rte_mempool_avail_count(mp), mp->socket_id);
-    r.add("ops", rte_mempool_get_ops(mp->ops_index)->name);
-    if (p.recycles()) {
-        r.add("owner_lcore", uint64_t(recycle_owner(mp)));
-        add_recycle_levels(r, recycle_levels(mp));
-        std::lock_guard lock(baseline_mutex_);
-        add_recycle_counts(r, recycle_counts(mp).minus(pool_recycle_baseline_[i]));
-    }
-    return r;
-}
-
-Record Appliance::totals() const {
-    std::vector<WorkerSnapshot> all, raw;
-    for (size_t i = 0; i < workers_.size(); ++i) all.push_back(worker_snapshot(i));
-    for (const auto& w : workers_) raw.push_back(w->stats.read());
-    return totals_record(all, in_flight_level(raw));
-}
-
-void Appliance::clear_stats() {
-    std::lock_guard lock(baseline_mutex_);
-    for (size_t i = 0; i < workers_.size(); ++i) worker_baseline_[i] = workers_[i]->stats.read();
-    for (size_t i = 0; i < ports_.size(); ++i) port_baseline_[i] = ports_[i]->stats();
-    for (size_t i = 0; i < pools_.size(); ++i)
-        if (pools_[i]->recycles()) pool_recycle_baseline_[i] = recycle_counts(pools_[i]->mempool());
-    for (size_t i = 0; i < workers_.size(); ++i)
-        worker_recycle_baseline_[i] = recycle_counts_of_worker(i);
 }
 
 }  // namespace pmdfwd

@@ -94,35 +94,36 @@ rte_mbuf* NetlogChannel::prefilled() {
     return stack_[len - 1];
 }
 
+// A buffer from the reserve with the header template written.
+rte_mbuf* NetlogChannel::fresh_buffer() {
+    rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve);
+    if (m) std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
+    return m;
+}
+
 bool NetlogChannel::push_prefilled() {
     const uint32_t len = stack_len_.load(std::memory_order_relaxed);
     if (len == stack_.size()) return false;
-    rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve);
+    rte_mbuf* m = fresh_buffer();
     if (!m) return false;
-    std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
     stack_[len] = m;
     stack_len_.store(len + 1, std::memory_order_relaxed);
     return true;
 }
 
 rte_mbuf* NetlogChannel::take_buffer() {
-    if (setup_.config.send_path == NetlogSendPath::pool_first) {
+    const bool pool_first = setup_.config.send_path == NetlogSendPath::pool_first;
+    if (pool_first)
         if (rte_mbuf* m = prefilled()) return m;
-        rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve);  // the stack ran dry
-        if (!m) return nullptr;
-        bump(reserve_allocs_);
-        std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
-        return m;
-    }
     // alloc-first, as netpoll did before: top the pool up inline, then
     // allocate; the pool only serves when allocation fails.
-    while (push_prefilled()) bump(inline_refills_);
-    if (rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve)) {
+    if (!pool_first)
+        while (push_prefilled()) bump(inline_refills_);
+    if (rte_mbuf* m = fresh_buffer()) {  // pool-first: only when the stack ran dry
         bump(reserve_allocs_);
-        std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
         return m;
     }
-    return prefilled();
+    return pool_first ? nullptr : prefilled();
 }
 
 size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& text,

@@ -81,6 +81,7 @@ private:
                        bool emergency);
     rte_mbuf* take_buffer();
     rte_mbuf* prefilled();
+    rte_mbuf* fresh_buffer();
     bool push_prefilled();
     void count(NetlogDrop reason, uint64_t n = 1);
     void bump(std::atomic<uint64_t>& c, uint64_t n = 1);

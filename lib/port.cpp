@@ -25,15 +25,27 @@ PortStats PortStats::minus(const PortStats& b) const {
             oerrors - b.oerrors,   rx_nombuf - b.rx_nombuf};
 }
 
-Result<PortLimits> probe_port_limits(const PortConfig& cfg) {
-    const std::string dev_name = devargs_name(cfg.devargs);
+// The ethdev that devargs names, and what it can do.
+struct Device {
     uint16_t id = 0;
-    if (rte_eth_dev_get_port_by_name(dev_name.c_str(), &id) != 0)
+    rte_eth_dev_info info{};
+};
+
+Result<Device> find_device(const PortConfig& cfg) {
+    const std::string dev_name = devargs_name(cfg.devargs);
+    Device d;
+    if (rte_eth_dev_get_port_by_name(dev_name.c_str(), &d.id) != 0)
         return make_error("port '" + cfg.name + "': no DPDK device named '" + dev_name +
                           "' was probed; check devargs '" + cfg.devargs + "'");
-    rte_eth_dev_info info{};
-    if (int rc = rte_eth_dev_info_get(id, &info); rc != 0)
+    if (int rc = rte_eth_dev_info_get(d.id, &d.info); rc != 0)
         return make_error("port '" + cfg.name + "': " + dpdk_error("rte_eth_dev_info_get", rc), rc);
+    return d;
+}
+
+Result<PortLimits> probe_port_limits(const PortConfig& cfg) {
+    auto d = find_device(cfg);
+    if (!d) return d.error();
+    const rte_eth_dev_info& info = d.value().info;
     return PortLimits{info.driver_name ? info.driver_name : "?", info.max_rx_queues,
                       info.max_tx_queues};
 }
@@ -44,15 +56,11 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     std::unique_ptr<Port> port(new Port);
     port->name_ = cfg.name;
 
-    const std::string dev_name = devargs_name(cfg.devargs);
-    if (rte_eth_dev_get_port_by_name(dev_name.c_str(), &port->id_) != 0)
-        return make_error(who + ": no DPDK device named '" + dev_name +
-                          "' was probed; check devargs '" + cfg.devargs + "'");
+    auto device = find_device(cfg);
+    if (!device) return device.error();
+    port->id_ = device.value().id;
     port->found_ = true;
-
-    rte_eth_dev_info info{};
-    if (int rc = rte_eth_dev_info_get(port->id_, &info); rc != 0)
-        return make_error(who + ": " + dpdk_error("rte_eth_dev_info_get", rc), rc);
+    const rte_eth_dev_info& info = device.value().info;
     port->driver_ = info.driver_name ? info.driver_name : "?";
 
     const QueueCounts q =

@@ -41,6 +41,15 @@ void account(PendingCounts& p, const BurstOutcome& out) {
     for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += out.drops[i];
 }
 
+// One received burst: forward it and count it.
+template <ForwardMode kMode>
+void handle_burst(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts, uint16_t n) {
+    account(p, forward_burst<kMode>(w, pkts, n));
+    p.rx_pkts += n;
+    p.burst_hist[burst_bucket(n)]++;
+    p.full_bursts += n == w.burst;
+}
+
 // The quirk-added rx queues of the worker's port: rarely any, so out of line.
 template <ForwardMode kMode>
 uint64_t poll_spare_rx(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts) {
@@ -48,9 +57,7 @@ uint64_t poll_spare_rx(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts
     for (uint16_t q = w.spare_rx_first; q < w.spare_rx_first + w.spare_rx_count; ++q) {
         const uint16_t n = rte_eth_rx_burst(w.rx_port, q, pkts, w.burst);
         if (n == 0) continue;
-        account(p, forward_burst<kMode>(w, pkts, n));
-        p.rx_pkts += n;
-        p.burst_hist[burst_bucket(n)]++;
+        handle_burst<kMode>(w, p, pkts, n);
         got += n;
     }
     return got;
@@ -75,8 +82,9 @@ void poll_loop(WorkerContext& w) {
     unsigned idle_since_publish = 0;
     uint64_t prev_tsc = rte_rdtsc();
     while (!w.stop->load(std::memory_order_relaxed)) {
-        // Bursts handed over by other workers go first: they have waited longest.
-        // Packets handled before the main rx_burst: this poll was not empty.
+        // Bursts handed over by other workers go first: they have waited
+        // longest. Any packet handled before the main rx_burst makes the poll
+        // a busy one.
         uint64_t other_work = 0;
         if (w.handoff_in_count != 0) {
             const BurstOutcome in = transmit_handoffs(w, pkts);
@@ -104,12 +112,7 @@ void poll_loop(WorkerContext& w) {
             continue;
         }
         p.polls++;
-        if (n != 0) {
-            account(p, forward_burst<kMode>(w, pkts, n));
-            p.rx_pkts += n;
-            p.burst_hist[burst_bucket(n)]++;
-            p.full_bursts += n == w.burst;
-        }
+        if (n != 0) handle_burst<kMode>(w, p, pkts, n);
         flush_deferred_frees(w);
         if (++busy_since_tsc == kPublishEveryBursts) {
             const uint64_t now = rte_rdtsc();
