@@ -70,6 +70,16 @@ ns_attach() {
   ip -n "$ns" link set "$ifc" up
 }
 
+# ns_remove NS...: ends every process left in each namespace, then deletes it;
+# quiet about namespaces that do not exist, and safe under set -e -o pipefail.
+ns_remove() {
+  local ns
+  for ns in "$@"; do
+    { ip netns pids "$ns" 2>/dev/null || true; } | xargs -r kill -KILL
+    ip netns del "$ns" 2>/dev/null || true
+  done
+}
+
 # ns_iface_counter NS IFACE rx_packets|tx_packets|...: kernel counter of an interface.
 ns_iface_counter() {
   ip netns exec "$1" cat "/sys/class/net/$2/statistics/$3"

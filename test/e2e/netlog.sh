@@ -18,8 +18,7 @@ WORK=$(mktemp -d)
 TELEMETRY=$(command -v dpdk-telemetry.py)
 cleanup() {
   [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
-  ip netns pids "$NS_L" 2>/dev/null | xargs -r kill -KILL
-  ip netns del "$NS_L" 2>/dev/null; ip netns del "$NS_R" 2>/dev/null
+  ns_remove "$NS_L" "$NS_R"
   cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
 }
 trap cleanup EXIT

@@ -17,8 +17,7 @@ NS_L=e2el$ID NS_R=e2er$ID IF_L=e2el$ID IF_R=e2er$ID
 WORK=$(mktemp -d)
 cleanup() {
   [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
-  ip netns pids "$NS_R" 2>/dev/null | xargs -r kill -KILL
-  ip netns del "$NS_L" 2>/dev/null; ip netns del "$NS_R" 2>/dev/null
+  ns_remove "$NS_L" "$NS_R"
   cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
 }
 trap cleanup EXIT
