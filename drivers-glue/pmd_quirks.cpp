@@ -17,4 +17,18 @@ QueueCounts configured_queue_counts(std::string_view driver, uint16_t rx_polled,
 
 bool oerrors_unreliable(std::string_view driver) { return is_tap(driver); }
 
+bool lacks_rx_interrupts(std::string_view driver) {
+    for (const std::string_view d : {"net_memif", "net_null", "net_ring", "net_pcap"})
+        if (driver == d) return true;
+    return false;
+}
+
+std::string_view vdev_driver(std::string_view devargs) {
+    const std::string_view name = devargs.substr(0, devargs.find(','));
+    if (name.substr(0, 4) != "net_") return {};
+    size_t end = name.size();
+    while (end > 4 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
+    return name.substr(0, end);
+}
+
 }  // namespace pmdfwd

@@ -22,4 +22,14 @@ QueueCounts configured_queue_counts(std::string_view driver, uint16_t rx_polled,
 // shortfall from tx_burst's return value instead.
 bool oerrors_unreliable(std::string_view driver);
 
+// Drivers of 22.11 whose rx queues have no interrupt (rte_eth_dev_rx_intr_*
+// cannot wait on them): net_memif's rx_queue_intr_enable only says "not
+// supported"; net_null, net_ring and net_pcap have none. net_tap has one (its
+// file descriptor). Devices not listed are probed at start.
+bool lacks_rx_interrupts(std::string_view driver);
+
+// The driver a virtual device's devargs name ("net_tap0,iface=x" ->
+// "net_tap"); empty for anything else (a PCI address), known only at start.
+std::string_view vdev_driver(std::string_view devargs);
+
 }  // namespace pmdfwd

@@ -47,6 +47,8 @@ Status Appliance::build(const std::string& pool_prefix) {
         for (const auto& w : plan_.workers)
             if (w.rx_port == p) setup.rx_pools.push_back(worker_pool_[w.id]);
         setup.one_pool_per_tx_queue = one_pool_per_tx_queue(p);
+        for (const auto& w : plan_.workers)
+            if (w.rx_port == p && w.poll == PollMode::interrupt) setup.rx_interrupts = true;
         setup.make_spare_pool = [&, p](uint32_t mbufs) -> Result<rte_mempool*> {
             auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), mbufs, 0,
                                       cfg_.pool.data_room, SOCKET_ID_ANY);
@@ -70,6 +72,8 @@ Status Appliance::build(const std::string& pool_prefix) {
     last_pool_warning_.assign(data_pool_count_, {});
     last_port_warning_.assign(ports_.size(), {});
     worker_baseline_.resize(workers_.size());
+    residence_baseline_.resize(workers_.size());
+    cpu_baseline_.assign(workers_.size(), {0, std::chrono::steady_clock::now()});
     port_baseline_.resize(ports_.size());
     pool_recycle_baseline_.resize(pools_.size());
     worker_recycle_baseline_.resize(workers_.size());
@@ -198,6 +202,10 @@ void Appliance::wire_workers() {
         w->mode = cfg_.forward.mode;
         w->burst = cfg_.forward.burst;
         w->tx_retries = cfg_.forward.tx_retries;
+        w->poll = wp.poll;
+        if (wp.poll != PollMode::busy) w->idle_polls = cfg_.poll.idle_polls_for(wp.poll);
+        w->max_sleep_us = cfg_.poll.max_sleep_us;
+        w->latency = cfg_.forward.latency;
         w->stop = &stop_workers_;
         workers_.push_back(std::move(w));
     }

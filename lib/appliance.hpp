@@ -52,6 +52,8 @@ public:
     // buffers, and log (rate limited) any data pool that ran dry.
     void housekeeping();
     WorkerSnapshot worker_snapshot(size_t i) const;  // since last clear
+    TscSnapshot residence_snapshot(size_t i) const;  // since last clear
+    uint64_t worker_cpu_ns(size_t i) const;          // its thread's CPU time since start
     const Port& port_at(size_t i) const { return *ports_[i]; }
     const Plan& resolved_plan() const { return plan_; }
     rte_mempool* worker_pool(size_t i) const { return worker_pool_[i]; }
@@ -65,6 +67,7 @@ public:
     Record port(size_t i) const override;
     size_t pool_count() const override { return pools_.size(); }
     Record pool(size_t i) const override;
+    Record latency(size_t i) const override;
     Record totals() const override;
     Record netlog() const override;
     Record log_test(size_t bytes) const override;
@@ -107,6 +110,12 @@ private:
 
     mutable std::mutex baseline_mutex_;  // control plane only
     std::vector<WorkerSnapshot> worker_baseline_;
+    std::vector<TscSnapshot> residence_baseline_;
+    struct CpuBaseline {
+        uint64_t cpu_ns = 0;  // the worker thread's CPU time
+        std::chrono::steady_clock::time_point at;
+    };
+    std::vector<CpuBaseline> cpu_baseline_;
     std::vector<PortStats> port_baseline_;
     std::vector<RecycleCounts> pool_recycle_baseline_;
     std::vector<RecycleCounts> worker_recycle_baseline_;

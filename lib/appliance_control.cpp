@@ -4,7 +4,10 @@
 #include <rte_cycles.h>
 #include <rte_mempool.h>
 #include <spdlog/spdlog.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include "appliance.hpp"
 #include "version.hpp"
@@ -20,6 +23,7 @@ WorkerIdentity Appliance::identity(size_t i) const {
     who.rx_queue = wp.rx_queue;
     if (wp.tx_port != kNoPort) who.tx_port = cfg_.ports[size_t(wp.tx_port)].name;
     who.tx_queue = wp.tx_queue;
+    who.poll = to_string(wp.poll);
     return who;
 }
 
@@ -60,13 +64,55 @@ RecycleCounts Appliance::recycle_counts_of_worker(size_t i) const {
     return sum;
 }
 
+TscSnapshot Appliance::residence_snapshot(size_t i) const {
+    std::lock_guard lock(baseline_mutex_);
+    return workers_[i]->residence.read().minus(residence_baseline_[i]);
+}
+
+uint64_t Appliance::worker_cpu_ns(size_t i) const {
+    const WorkerContext& w = *workers_[i];
+    clockid_t clock;
+    timespec ts{};
+    if (!w.thread_known.load(std::memory_order_acquire) ||
+        pthread_getcpuclockid(w.thread, &clock) != 0 || clock_gettime(clock, &ts) != 0)
+        return 0;
+    return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
 Record Appliance::worker(size_t i) const {
     Record r = worker_record(identity(i), worker_snapshot(i));
+    {
+        // The core's share as the kernel counts it, since the last clear.
+        std::lock_guard lock(baseline_mutex_);
+        const CpuBaseline& base = cpu_baseline_[i];
+        const uint64_t cpu = worker_cpu_ns(i) - std::min(worker_cpu_ns(i), base.cpu_ns);
+        const auto wall = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::steady_clock::now() - base.at)
+                                       .count());
+        r.add("cpu_ns", cpu);
+        r.add("cpu_permille", wall ? std::min<uint64_t>(1000, cpu * 1000 / wall) : 0);
+    }
+    add_latency(r, summarize(residence_snapshot(i), rte_get_tsc_hz()), "latency_");
     if (cfg_.pool.model == PoolModel::recycle) {
         std::lock_guard lock(baseline_mutex_);
         add_recycle_counts(r, recycle_counts_of_worker(i).minus(worker_recycle_baseline_[i]),
                            "recycle_");
     }
+    return r;
+}
+
+// The residence histogram of one worker since the last clear: its summary
+// and the non-empty buckets.
+Record Appliance::latency(size_t i) const {
+    Record r;
+    r.add("worker", uint64_t(i));
+    r.add("rx_port", identity(i).rx_port);
+    r.add("rx_queue", plan_.workers[i].rx_queue);
+    r.add("poll", to_string(plan_.workers[i].poll));
+    r.add("enabled", cfg_.forward.latency ? "true" : "false");
+    const TscSnapshot s = residence_snapshot(i);
+    add_latency(r, summarize(s, rte_get_tsc_hz()), "");
+    add_latency_buckets(r, s, rte_get_tsc_hz());
     return r;
 }
 
@@ -114,7 +160,11 @@ Record Appliance::totals() const {
 
 void Appliance::clear_stats() {
     std::lock_guard lock(baseline_mutex_);
-    for (size_t i = 0; i < workers_.size(); ++i) worker_baseline_[i] = workers_[i]->stats.read();
+    for (size_t i = 0; i < workers_.size(); ++i) {
+        worker_baseline_[i] = workers_[i]->stats.read();
+        residence_baseline_[i] = workers_[i]->residence.read();
+        cpu_baseline_[i] = {worker_cpu_ns(i), std::chrono::steady_clock::now()};
+    }
     for (size_t i = 0; i < ports_.size(); ++i) port_baseline_[i] = ports_[i]->stats();
     for (size_t i = 0; i < pools_.size(); ++i)
         if (pools_[i]->recycles()) pool_recycle_baseline_[i] = recycle_counts(pools_[i]->mempool());

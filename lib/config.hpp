@@ -36,6 +36,13 @@ enum class TxMode {
     owner,        // "owner": each TX queue is owned by one worker; others hand off to it
 };
 
+// How a worker waits when its queues are empty.
+enum class PollMode {
+    busy,       // spin on rx_burst forever: lowest latency, owns its core
+    adaptive,   // spin while traffic flows; after idle_polls empty polls pause, then sleep
+    interrupt,  // after idle_polls empty polls arm rx interrupts and wait on them
+};
+
 struct PortConfig {
     std::string name;
     std::string devargs;
@@ -45,8 +52,17 @@ struct PortConfig {
     uint16_t mtu = 1500;
     bool promiscuous = true;
     TxMode tx = TxMode::auto_select;
+    // Poll mode of the workers of this port's rx queues: empty takes
+    // [poll] mode; one entry applies to every queue; else one per queue.
+    std::vector<PollMode> poll;
     SourceLoc loc;  // the [[port]] table header
     SourceLoc tx_loc;
+    SourceLoc poll_loc;
+
+    PollMode poll_of_queue(uint16_t q, PollMode global) const {
+        if (poll.empty()) return global;
+        return poll.size() == 1 ? poll.front() : poll.at(q);
+    }
 };
 
 enum class ForwardMode { patch, l2 };
@@ -62,10 +78,30 @@ struct ForwardConfig {
     uint16_t burst = 32;
     uint16_t tx_retries = 2;  // extra tx_burst calls for a partly sent burst before dropping
     uint32_t handoff_ring = 1024;  // slots of each (sender, owner) handoff ring
+    bool latency = true;  // per-worker residence-time histogram (one TSC read per poll)
     std::vector<ForwardPair> pairs;
     std::map<std::string, MacAddr> next_hop_mac;  // output port name -> next hop (l2 mode)
     SourceLoc mode_loc;
     SourceLoc next_hop_loc;
+};
+
+// Empty polls in a row before a worker backs off, when [poll] idle_polls is
+// not set. Adaptive waits long (about 1 ms of polling an empty memif queue),
+// so that traffic of a few thousand packets per second keeps it spinning;
+// interrupt arms soon, as l3fwd-power does: it exists to give the core back.
+constexpr uint32_t kAdaptiveIdlePolls = 50000;
+constexpr uint32_t kInterruptIdlePolls = 200;
+
+struct PollConfig {
+    PollMode mode = PollMode::busy;  // for every worker whose port does not say
+    uint32_t idle_polls = 0;         // 0: kAdaptiveIdlePolls / kInterruptIdlePolls
+    uint32_t max_sleep_us = 1000;    // adaptive: longest single sleep
+    SourceLoc mode_loc;
+
+    uint32_t idle_polls_for(PollMode m) const {
+        if (idle_polls) return idle_polls;
+        return m == PollMode::interrupt ? kInterruptIdlePolls : kAdaptiveIdlePolls;
+    }
 };
 
 enum class PoolModel {
@@ -125,6 +161,7 @@ struct Config {
     EalConfig eal;
     std::vector<PortConfig> ports;
     ForwardConfig forward;
+    PollConfig poll;
     PoolConfig pool;
     ControlConfig control;
     LogConfig log;
@@ -139,6 +176,7 @@ struct Config {
 
 const char* to_string(ForwardMode mode);
 const char* to_string(TxMode mode);
+const char* to_string(PollMode mode);
 const char* to_string(PoolModel model);
 const char* to_string(NetlogFormat format);
 const char* to_string(NetlogSendPath path);

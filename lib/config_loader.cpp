@@ -80,19 +80,27 @@ public:
     // One of a fixed set of names; the error lists them.
     template <class E, size_t N>
     const toml::node* choice(const char* key, E& out, const std::pair<const char*, E> (&names)[N]) {
-        std::string text;
-        const toml::node* n = string(key, text, 32);
-        if (!n) return nullptr;
+        const toml::node* n = take(key);
+        if (n) out = choice_of(*n, key, names);
+        return n;
+    }
+
+    // A node that must be one of `names`; `key` names it in errors.
+    template <class E, size_t N>
+    E choice_of(const toml::node& n, const char* key,
+                const std::pair<const char*, E> (&names)[N]) const {
+        const auto* v = n.as_string();
+        if (!v) fail(n, key, "expected a string, got " + type_name(n));
+        const std::string& text = v->get();
         std::string expected;
         for (size_t i = 0; i < N; ++i) {
-            if (text == names[i].first) {
-                out = names[i].second;
-                return n;
-            }
+            if (text == names[i].first) return names[i].second;
             expected += (i == 0 ? "\"" : i + 1 == N ? " or \"" : ", \"") +
                         std::string(names[i].first) + "\"";
         }
-        fail(*n, key, "unknown " + std::string(key) + " '" + text + "' (expected " + expected + ")");
+        fail(n, key,
+             "unknown " + std::string(key) + " '" + text.substr(0, 32) + "' (expected " +
+                 expected + ")");
     }
 
     const toml::node* take(const char* key) {
@@ -148,6 +156,9 @@ constexpr std::pair<const char*, ForwardMode> kForwardModes[] = {{"patch", Forwa
                                                                   {"l2", ForwardMode::l2}};
 constexpr std::pair<const char*, TxMode> kTxModes[] = {
     {"auto", TxMode::auto_select}, {"per-worker", TxMode::per_worker}, {"owner", TxMode::owner}};
+constexpr std::pair<const char*, PollMode> kPollModes[] = {{"busy", PollMode::busy},
+                                                           {"adaptive", PollMode::adaptive},
+                                                           {"interrupt", PollMode::interrupt}};
 constexpr std::pair<const char*, PoolModel> kPoolModels[] = {
     {"recycle", PoolModel::recycle},
     {"shared", PoolModel::shared},
@@ -200,6 +211,26 @@ void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
     r.finish();
 }
 
+// `poll = "adaptive"` (every rx queue) or `poll = ["busy", "interrupt"]`
+// (one per rx queue, so each worker can differ).
+void read_port_poll(TableReader& r, const toml::node& n, PortConfig& port) {
+    port.poll_loc = loc_of(n);
+    if (n.as_string()) {
+        port.poll.push_back(r.choice_of(n, "poll", kPollModes));
+        return;
+    }
+    const auto* arr = n.as_array();
+    if (!arr)
+        r.fail(n, "poll", "expected a poll mode or an array of them, one per rx queue, got " +
+                              TableReader::type_name(n));
+    if (arr->size() != port.rx_queues)
+        r.fail(n, "poll",
+               "has " + std::to_string(arr->size()) + " entries but the port has " +
+                   std::to_string(port.rx_queues) +
+                   " rx queues; give one mode per rx queue, or one string for all");
+    for (const auto& e : *arr) port.poll.push_back(r.choice_of(e, "poll", kPollModes));
+}
+
 void read_port(TableReader& root, const toml::node& node, size_t index, PortConfig& port) {
     const std::string path = "port[" + std::to_string(index) + "]";
     const auto* t = node.as_table();
@@ -220,6 +251,7 @@ void read_port(TableReader& root, const toml::node& node, size_t index, PortConf
     r.integer("mtu", port.mtu, 68, 9600);
     r.boolean("promiscuous", port.promiscuous);
     if (const auto* n = r.choice("tx", port.tx, kTxModes)) port.tx_loc = loc_of(*n);
+    if (const auto* n = r.take("poll")) read_port_poll(r, *n, port);
     r.finish();
 }
 
@@ -231,6 +263,7 @@ void read_forward(TableReader& root, const toml::node& node, const std::vector<P
     if (const auto* n = r.choice("mode", fwd.mode, kForwardModes)) fwd.mode_loc = loc_of(*n);
     r.integer("burst", fwd.burst, 1, 512);
     r.integer("tx_retries", fwd.tx_retries, 0, 64);
+    r.boolean("latency", fwd.latency);
     if (const auto* n = r.take("handoff_ring")) {
         r.integer("handoff_ring", fwd.handoff_ring, 32, 65536);
         if (fwd.handoff_ring < fwd.burst)
@@ -281,6 +314,14 @@ void read_pool(TableReader& root, const toml::node& node, PoolConfig& pool) {
     r.integer("data_room", pool.data_room, 256, 65535);
     if (pool.cache * 3 > pool.mbufs * 2)
         root.fail(*r.take("cache"), "pool.cache", "cache must be at most 2/3 of pool.mbufs");
+    r.finish();
+}
+
+void read_poll(TableReader& root, const toml::node& node, PollConfig& poll) {
+    TableReader r(require_table(root, node, "poll"), "poll", root.file());
+    if (const auto* n = r.choice("mode", poll.mode, kPollModes)) poll.mode_loc = loc_of(*n);
+    r.integer("idle_polls", poll.idle_polls, 1, 1 << 30);
+    r.integer("max_sleep_us", poll.max_sleep_us, 1, 100000);
     r.finish();
 }
 
@@ -378,6 +419,7 @@ Config read_root(const toml::table& doc, const std::string& file) {
         }
     }
     if (const auto* n = root.take("forward")) read_forward(root, *n, cfg.ports, cfg.forward);
+    if (const auto* n = root.take("poll")) read_poll(root, *n, cfg.poll);
     if (const auto* n = root.take("pool")) read_pool(root, *n, cfg.pool);
     if (const auto* n = root.take("control")) read_control(root, *n, cfg.control);
     if (const auto* n = root.take("log")) read_log(root, *n, cfg.log);
@@ -390,6 +432,7 @@ Config read_root(const toml::table& doc, const std::string& file) {
 
 const char* to_string(ForwardMode mode) { return name_of(mode, kForwardModes); }
 const char* to_string(TxMode mode) { return name_of(mode, kTxModes); }
+const char* to_string(PollMode mode) { return name_of(mode, kPollModes); }
 const char* to_string(PoolModel model) { return name_of(model, kPoolModels); }
 const char* to_string(NetlogFormat format) { return name_of(format, kNetlogFormats); }
 const char* to_string(NetlogSendPath path) { return name_of(path, kSendPaths); }

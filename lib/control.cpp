@@ -133,6 +133,10 @@ const Handler kHandlers[] = {
     {{"/pmdfwd/pools", "List of pool indexes."}, cmd_list<&ControlTarget::pool_count>},
     {{"/pmdfwd/pool", "Size, cache, available and in-use mbufs of one pool. Parameters: int"},
      cmd_item<&ControlTarget::pool_count, &ControlTarget::pool>},
+    {{"/pmdfwd/latency", "Residence time of one worker's packets (rx burst to tx done) since "
+                         "the last clear: min/avg/p50/p90/p99/p99.9/max and histogram buckets. "
+                         "Parameters: int worker_id"},
+     cmd_item<&ControlTarget::worker_count, &ControlTarget::latency>},
     {{"/pmdfwd/stats", "Totals over all workers since the last clear."},
      cmd_record<&ControlTarget::totals>},
     {{"/pmdfwd/log", "The emergency log channel: records sent, drops by reason, reserve, "

@@ -23,6 +23,7 @@ public:
     virtual Record port(size_t i) const = 0;
     virtual size_t pool_count() const = 0;
     virtual Record pool(size_t i) const = 0;
+    virtual Record latency(size_t i) const = 0;  // one worker's residence-time histogram
     virtual Record totals() const = 0;
     virtual Record netlog() const = 0;  // the log channel's counters and latency
     // Logs one warning of `bytes` characters (an end-to-end check of the log

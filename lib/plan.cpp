@@ -165,6 +165,36 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
     return std::nullopt;
 }
 
+// A worker waiting on rx interrupts needs them on its device, and must not
+// owe anyone a transmit: bursts handed to it would wait for its next packet.
+std::optional<ConfigError> check_poll_modes(const Config& cfg, const std::vector<PortLimits>* limits,
+                                            const Plan& plan) {
+    for (const auto& w : plan.workers) {
+        if (w.poll != PollMode::interrupt) continue;
+        const PortConfig& port = cfg.ports[w.rx_port];
+        const bool own_key = port.poll_loc.line != 0;
+        const SourceLoc loc = own_key ? port.poll_loc : cfg.poll.mode_loc;
+        const std::string key = own_key ? "port[" + std::to_string(w.rx_port) + "].poll" : "poll.mode";
+        const std::string driver =
+            limits ? (*limits)[w.rx_port].driver : std::string(vdev_driver(port.devargs));
+        if (lacks_rx_interrupts(driver))
+            return at(cfg, loc, key,
+                      "port '" + port.name + "' (" + driver +
+                          ") has no rx interrupts, so its workers cannot poll = \"interrupt\"; "
+                          "use \"adaptive\" (spins, then sleeps) or \"busy\"");
+        for (const auto& s : plan.workers)
+            if (s.handoff_to == int(w.id))
+                return at(cfg, loc, key,
+                          "worker " + std::to_string(w.id) + " (port '" + port.name +
+                              "' rxq " + std::to_string(w.rx_queue) +
+                              ") would wait on rx interrupts while owning a TX queue that worker " +
+                              std::to_string(s.id) +
+                              " hands its bursts to; give the sending port's workers TX queues "
+                              "of their own (tx = \"per-worker\") or use poll = \"adaptive\"");
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) {
@@ -252,6 +282,7 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
             w.rx_port = unsigned(p);
             w.rx_queue = q;
             w.tx_port = out_port[p];
+            w.poll = cfg.ports[p].poll_of_queue(q, cfg.poll.mode);
             plan.workers.push_back(w);
         }
         plan.ports[p].rx_queues = cfg.ports[p].rx_queues;
@@ -275,6 +306,7 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
                                     "dropped as no_route");
     }
 
+    if (auto e = check_poll_modes(cfg, limits, plan)) return *e;
     if (auto e = check_pool_size(cfg, plan)) return *e;
     return plan;
 }
@@ -317,6 +349,9 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
             if (s.handoff_to == int(w.id))
                 from += (from.empty() ? "" : ", ") + std::to_string(s.id);
         if (!from.empty()) line += "; transmits for worker(s) " + from;
+        if (w.poll != PollMode::busy)
+            line += "; poll " + std::string(to_string(w.poll)) + " (idle_polls " +
+                    std::to_string(cfg.poll.idle_polls_for(w.poll)) + ")";
         lines.push_back(line);
     }
     if (!plan.unused_lcores.empty()) {

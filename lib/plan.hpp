@@ -27,6 +27,7 @@ struct WorkerPlan {
     int tx_port = kNoPort;  // index into Config::ports, or kNoPort: no pair, drop all
     uint16_t tx_queue = 0;  // the TX queue its packets leave on
     int handoff_to = kNoWorker;  // kNoWorker: it owns tx_queue; else the id of the owner
+    PollMode poll = PollMode::busy;
 };
 
 struct PortPlan {

@@ -92,6 +92,7 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     // carries one pool's mbufs, all with refcnt 1.
     if (setup.one_pool_per_tx_queue && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
         conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+    conf.intr_conf.rxq = setup.rx_interrupts ? 1 : 0;
     if (int rc = rte_eth_dev_configure(port->id_, q.rx, q.tx, &conf); rc != 0)
         return make_error(who + ": " + dpdk_error("rte_eth_dev_configure", rc), rc);
     port->rx_configured_ = q.rx;
@@ -136,6 +137,14 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     if (int rc = rte_eth_dev_start(port->id_); rc != 0)
         return make_error(who + ": " + dpdk_error("rte_eth_dev_start", rc), rc);
     port->started_ = true;
+    // A device without rx interrupts still starts with intr_conf.rxq set;
+    // only its queues' missing event descriptors tell.
+    for (uint16_t i = 0; setup.rx_interrupts && i < q.rx; ++i)
+        if (rte_eth_dev_rx_intr_ctl_q_get_fd(port->id_, i) < 0)
+            return make_error(who + " (" + port->driver_ + ") has no rx interrupt on rx queue " +
+                              std::to_string(i) +
+                              ", so its workers cannot poll = \"interrupt\"; use \"adaptive\" "
+                              "(spins, then sleeps) or \"busy\"");
 
     if (cfg.promiscuous) {
         const int rc = rte_eth_promiscuous_enable(port->id_);

@@ -35,6 +35,9 @@ struct PortSetup {
     // senders' pools, no spare-pool mbufs): RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE
     // is then safe, and used where the device has it.
     bool one_pool_per_tx_queue = false;
+    // Some worker of this port waits on rx interrupts: they are configured,
+    // and every rx queue must have one.
+    bool rx_interrupts = false;
 };
 
 // The queue limits of the ethdev that devargs names, so the plan can decide

@@ -19,11 +19,20 @@ void add_counts(Record& r, const WorkerSnapshot& s) {
     r.add("empty_polls", s.empty_polls);
     r.add("busy_tsc", s.busy_tsc);
     r.add("idle_tsc", s.idle_tsc);
+    r.add("sleep_tsc", s.sleep_tsc);
+    r.add("wakeups", s.wakeups);
     // A worker's packets: those it received and those handed to it to send.
     const uint64_t pkts = s.rx_pkts + s.handoff_in;
     r.add("cycles_per_pkt", pkts ? s.busy_tsc / pkts : 0);
-    const uint64_t total = s.busy_tsc + s.idle_tsc;
-    r.add("busy_permille", total ? s.busy_tsc * 1000 / total : 0);
+    // The time split by the loop's clock: forwarding, spinning on empty
+    // queues, asleep or waiting on interrupts. Entering and leaving a sleep
+    // costs CPU too, so the core's real share is the thread's CPU time
+    // (cpu_permille, added by the appliance), not busy + idle.
+    const uint64_t total = s.busy_tsc + s.idle_tsc + s.sleep_tsc;
+    const auto permille = [&](uint64_t part) { return total ? part * 1000 / total : 0; };
+    r.add("busy_permille", permille(s.busy_tsc));
+    r.add("idle_permille", permille(s.idle_tsc));
+    r.add("sleep_permille", permille(s.sleep_tsc));
 }
 
 }  // namespace
@@ -36,10 +45,32 @@ Record worker_record(const WorkerIdentity& who, const WorkerSnapshot& s) {
     r.add("rx_queue", who.rx_queue);
     r.add("tx_port", who.tx_port.empty() ? std::string("-") : who.tx_port);
     r.add("tx_queue", who.tx_queue);
+    r.add("poll", who.poll);
     add_counts(r, s);
     for (size_t b = 0; b < kBurstBuckets; ++b) r.add(burst_bucket_name(b), s.burst_hist[b]);
     r.add("full_bursts", s.full_bursts);
     return r;
+}
+
+void add_latency(Record& r, const LatencySummary& l, const std::string& prefix) {
+    r.add(prefix + "pkts", l.count);
+    const auto ns = [](double v) { return uint64_t(v + 0.5); };
+    r.add(prefix + "min_ns", ns(l.min_ns));
+    r.add(prefix + "avg_ns", ns(l.avg_ns));
+    r.add(prefix + "p50_ns", ns(l.p50_ns));
+    r.add(prefix + "p90_ns", ns(l.p90_ns));
+    r.add(prefix + "p99_ns", ns(l.p99_ns));
+    r.add(prefix + "p999_ns", ns(l.p999_ns));
+    r.add(prefix + "max_ns", ns(l.max_ns));
+}
+
+void add_latency_buckets(Record& r, const TscSnapshot& s, uint64_t tsc_hz) {
+    const auto ns = [&](uint64_t cycles) {
+        return uint64_t(double(cycles) * 1e9 / double(tsc_hz ? tsc_hz : 1) + 0.5);
+    };
+    for (size_t i = 0; i < kTscBuckets; ++i)
+        if (s.buckets[i])
+            r.add("le_" + std::to_string(ns(tsc_bucket_high(i))) + "_ns", s.buckets[i]);
 }
 
 void add_port_stats(Record& r, const PortStats& s) {

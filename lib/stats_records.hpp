@@ -8,6 +8,7 @@
 #include "pool.hpp"
 #include "record.hpp"
 #include "recycle_counts.hpp"
+#include "tsc_histogram.hpp"
 #include "worker_stats.hpp"
 
 namespace pmdfwd {
@@ -19,10 +20,15 @@ struct WorkerIdentity {
     uint16_t rx_queue = 0;
     std::string tx_port;  // empty: no pair
     uint16_t tx_queue = 0;
+    std::string poll = "busy";
 };
 
 Record worker_record(const WorkerIdentity& who, const WorkerSnapshot& s);
 void add_port_stats(Record& r, const PortStats& s);
+// min/avg/p50/p90/p99/p99.9/max of a latency histogram, `prefix` in front.
+void add_latency(Record& r, const LatencySummary& l, const std::string& prefix);
+// One "le_<upper edge>_ns" count per non-empty bucket, lowest first.
+void add_latency_buckets(Record& r, const TscSnapshot& s, uint64_t tsc_hz);
 Record pool_record(const PoolAudit& a, uint64_t cache_size, int64_t avail, int socket);
 // The recycle driver's counters, each name with `prefix` in front.
 void add_recycle_counts(Record& r, const RecycleCounts& c, const std::string& prefix = "");

@@ -1,5 +1,6 @@
-// The busy-poll loop (see worker.hpp). Runs on a worker lcore: no locks, no
-// heap, no syscalls, no logging. Each iteration: transmit what other workers
+// The poll loop (see worker.hpp). Runs on a worker lcore: no locks, no heap,
+// no syscalls, no logging, except in the idle back-off of the adaptive and
+// interrupt poll modes (worker_idle.cpp). Each iteration: transmit what other workers
 // handed over, receive and forward a burst, push deferred frees back to their
 // owners. Counters accumulate in locals and are published to WorkerStats in
 // one seqlock-bracketed update every kPublishEveryBursts busy polls, on the
@@ -12,6 +13,7 @@
 
 #include "forward.hpp"
 #include "netlog_sink.hpp"
+#include "worker_idle.hpp"
 
 namespace pmdfwd {
 
@@ -69,16 +71,22 @@ void flush_deferred_frees(const WorkerContext& w) {
     for (unsigned i = 0; i < w.defer_flush_count; ++i) flush_deferred(w.defer_flush[i]);
 }
 
-// The TSC is read on every empty poll (idle: nothing to save) and once per
-// kPublishEveryBursts busy polls, not on every poll: a read costs ~10 ns in a
-// VM guest, a fifth of a 32-packet burst's budget at full rate. A stretch of
-// busy polls ending in an empty one is counted as busy, so busy_tsc includes
-// at most one empty poll per idle transition.
-template <ForwardMode kMode>
+// Without the residence histogram the TSC is read on every empty poll (idle:
+// nothing to save) and once per kPublishEveryBursts busy polls, not on every
+// poll: a read costs ~10 ns in a VM guest, a fifth of a 32-packet burst's
+// budget at full rate. A stretch of busy polls ending in an empty one is then
+// counted as busy, so busy_tsc includes at most one empty poll per idle
+// transition. With the histogram (kLatency) it is read once per poll, busy or
+// not, and that one read both ends the burst's residence time and starts the
+// next poll's.
+template <ForwardMode kMode, bool kLatency>
 void poll_loop(WorkerContext& w) {
     rte_mbuf* pkts[kMaxBurst];
     PendingCounts p;
-    unsigned busy_since_tsc = 0;
+    IdleState idle;
+    idle_start(w, idle);
+    unsigned busy_since_tsc = 0;  // busy polls not yet in busy_tsc (kLatency: always 0)
+    unsigned busy_since_publish = 0;
     unsigned idle_since_publish = 0;
     uint64_t prev_tsc = rte_rdtsc();
     while (!w.stop->load(std::memory_order_relaxed)) {
@@ -91,9 +99,11 @@ void poll_loop(WorkerContext& w) {
             other_work = in.handoff_in;
             account(p, in);
         }
-        if (unlikely(w.spare_rx_count != 0)) other_work += poll_spare_rx<kMode>(w, p, pkts);
+        uint64_t received = 0;
+        if (unlikely(w.spare_rx_count != 0)) received = poll_spare_rx<kMode>(w, p, pkts);
         const uint16_t n = rte_eth_rx_burst(w.rx_port, w.rx_queue, pkts, w.burst);
-        if (n == 0 && other_work == 0) {
+        received += n;
+        if (received == 0 && other_work == 0) {
             flush_deferred_frees(w);
             const uint64_t now = rte_rdtsc();
             (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;
@@ -108,21 +118,35 @@ void poll_loop(WorkerContext& w) {
             if (p.polls != p.empty_polls || ++idle_since_publish == kPublishEveryIdlePolls) {
                 publish(w.stats, p);
                 idle_since_publish = 0;
+                busy_since_publish = 0;
             }
+            if (unlikely(++idle.empty_run >= w.idle_polls))
+                prev_tsc = idle_back_off(w, idle, p, now);
             continue;
         }
+        if (unlikely(idle.empty_run >= w.idle_polls)) idle_leave(w, idle);
+        idle.empty_run = 0;
         p.polls++;
         if (n != 0) handle_burst<kMode>(w, p, pkts, n);
         flush_deferred_frees(w);
-        if (++busy_since_tsc == kPublishEveryBursts) {
+        if constexpr (kLatency) {
+            const uint64_t now = rte_rdtsc();
+            if (received) w.residence.record(now - prev_tsc, received);
+            p.busy_tsc += now - prev_tsc;
+            prev_tsc = now;
+        } else if (++busy_since_tsc == kPublishEveryBursts) {
             const uint64_t now = rte_rdtsc();
             p.busy_tsc += now - prev_tsc;
             prev_tsc = now;
             busy_since_tsc = 0;
+        }
+        if (++busy_since_publish == kPublishEveryBursts) {
+            busy_since_publish = 0;
             publish(w.stats, p);
         }
     }
     flush_deferred_frees(w);
+    idle_stop(w, idle);
     // What only this lcore can reach goes where the main lcore can: port
     // drains at shutdown allocate there.
     if (w.pool_recycles)
@@ -134,15 +158,25 @@ void poll_loop(WorkerContext& w) {
     publish(w.stats, p);
 }
 
+template <ForwardMode kMode>
+void run(WorkerContext& w) {
+    if (w.latency)
+        poll_loop<kMode, true>(w);
+    else
+        poll_loop<kMode, false>(w);
+}
+
 }  // namespace
 
 int worker_main(void* arg) {
     auto& w = *static_cast<WorkerContext*>(arg);
+    w.thread = pthread_self();
+    w.thread_known.store(true, std::memory_order_release);
     netlog_protect_this_thread();  // a crash report even from an overflowed stack
     if (w.mode == ForwardMode::l2)
-        poll_loop<ForwardMode::l2>(w);
+        run<ForwardMode::l2>(w);
     else
-        poll_loop<ForwardMode::patch>(w);
+        run<ForwardMode::patch>(w);
     return 0;
 }
 

@@ -5,6 +5,8 @@
 // other core; the stop flag is written by the main lcore.
 #pragma once
 
+#include <pthread.h>
+
 #include <atomic>
 #include <cstdint>
 
@@ -13,6 +15,7 @@ struct rte_ring;
 #include "config.hpp"
 #include "l2_header.hpp"
 #include "recycle_mempool.hpp"
+#include "tsc_histogram.hpp"
 #include "worker_stats.hpp"
 
 namespace pmdfwd {
@@ -55,10 +58,21 @@ struct alignas(64) WorkerContext {
     uint16_t burst = 32;
     uint16_t tx_retries = 0;
     L2Header l2_header;
+    PollMode poll = PollMode::busy;
+    uint64_t idle_polls = UINT64_MAX;  // empty polls in a row before backing off (busy: never)
+    uint32_t max_sleep_us = 0;         // adaptive: longest single sleep
+    bool latency = true;               // keep the residence histogram
     const std::atomic<bool>* stop = nullptr;  // written once by the main lcore
 
     // Written only by the worker.
     WorkerStats stats;
+    // Its thread, once it runs, so the control plane can read the thread's
+    // CPU time (the real cost of sleeping and waking).
+    pthread_t thread{};
+    std::atomic<bool> thread_known{false};
+    // Per packet received: the time from its rx burst to the end of that
+    // burst's transmit, in TSC cycles.
+    alignas(64) TscHistogram residence;
 };
 
 // rte_lcore_function_t entry: arg is a WorkerContext*. Returns 0 after *stop.

@@ -26,6 +26,8 @@ private:
 struct WorkerSnapshot {
     uint64_t rx_pkts = 0, rx_bytes = 0, tx_pkts = 0, tx_bytes = 0;
     uint64_t polls = 0, empty_polls = 0, busy_tsc = 0, idle_tsc = 0;
+    uint64_t sleep_tsc = 0;  // asleep (adaptive) or waiting on rx interrupts
+    uint64_t wakeups = 0;    // sleeps and interrupt waits that ended
     uint64_t handoff_out = 0;  // bursts' packets handed to the owner of a TX queue
     uint64_t handoff_in = 0;   // packets taken from handoff rings to transmit
     std::array<uint64_t, kDropReasonCount> drops{};
@@ -57,6 +59,8 @@ void for_each_counter(A& a, B& b, Fn&& fn) {
     fn(a.empty_polls, b.empty_polls);
     fn(a.busy_tsc, b.busy_tsc);
     fn(a.idle_tsc, b.idle_tsc);
+    fn(a.sleep_tsc, b.sleep_tsc);
+    fn(a.wakeups, b.wakeups);
     fn(a.handoff_out, b.handoff_out);
     fn(a.handoff_in, b.handoff_in);
     for (size_t i = 0; i < kDropReasonCount; ++i) fn(a.drops[i], b.drops[i]);
@@ -74,7 +78,7 @@ public:
     void end_update() { seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
 
     Counter rx_pkts, rx_bytes, tx_pkts, tx_bytes;
-    Counter polls, empty_polls, busy_tsc, idle_tsc;
+    Counter polls, empty_polls, busy_tsc, idle_tsc, sleep_tsc, wakeups;
     Counter handoff_out, handoff_in;
     std::array<Counter, kDropReasonCount> drops;
     std::array<Counter, kBurstBuckets> burst_hist;

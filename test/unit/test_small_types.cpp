@@ -244,19 +244,28 @@ TEST_CASE("stats records: worker record with derived figures", "[small][stats_re
     s.polls = 10;
     s.empty_polls = 3;
     s.busy_tsc = 7000;
-    s.idle_tsc = 3000;
+    s.idle_tsc = 2000;
+    s.sleep_tsc = 1000;
+    s.wakeups = 4;
     s.burst_hist[5] = 3;
     s.full_bursts = 2;
-    const Record r = worker_record({1, 2, "p1", 0, "p0", 1}, s);
+    const Record r = worker_record({1, 2, "p1", 0, "p0", 1, "adaptive"}, s);
     CHECK(names(r) == std::vector<std::string>{
                           "worker",        "lcore",         "rx_port",      "rx_queue",
-                          "tx_port",       "tx_queue",      "rx_pkts",      "rx_bytes",
-                          "tx_pkts",       "tx_bytes",      "drops",        "drop_tx_full",
-                          "drop_handoff_full", "drop_no_route", "drop_runt", "handoff_out", "handoff_in", "polls",
-                          "empty_polls",   "busy_tsc",      "idle_tsc",     "cycles_per_pkt",
-                          "busy_permille", "burst_1",       "burst_2_3",    "burst_4_7",
+                          "tx_port",       "tx_queue",      "poll",         "rx_pkts",
+                          "rx_bytes",      "tx_pkts",       "tx_bytes",     "drops",
+                          "drop_tx_full",  "drop_handoff_full", "drop_no_route", "drop_runt",
+                          "handoff_out",   "handoff_in",    "polls",        "empty_polls",
+                          "busy_tsc",      "idle_tsc",      "sleep_tsc",    "wakeups",
+                          "cycles_per_pkt", "busy_permille", "idle_permille", "sleep_permille",
+                          "burst_1",       "burst_2_3",    "burst_4_7",
                           "burst_8_15",    "burst_16_31",   "burst_32_63",  "burst_64_127",
                           "burst_128_255", "burst_256_511", "burst_512_up", "full_bursts"});
+    CHECK(field(r, "poll") == "adaptive");
+    CHECK(field(r, "wakeups") == "4");
+    // The time split adds up.
+    CHECK(field(r, "idle_permille") == "200");
+    CHECK(field(r, "sleep_permille") == "100");
     CHECK(field(r, "worker") == "1");
     CHECK(field(r, "lcore") == "2");
     CHECK(field(r, "rx_port") == "p1");

@@ -1,0 +1,122 @@
+// Back-off for adaptive and interrupt workers (see worker_idle.hpp).
+#include "worker_idle.hpp"
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_interrupts.h>
+#include <rte_pause.h>
+#include <spdlog/spdlog.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include <algorithm>
+
+namespace pmdfwd {
+
+namespace {
+
+// An interrupt wait ends at least this often, so a stop request is seen.
+constexpr int kInterruptWaitMs = 50;
+// The default timer slack (50 us) would turn a 1 us sleep into ~55 us.
+constexpr unsigned long kTimerSlackNs = 1000;
+
+// The queues a worker receives on: its own, then the quirk-added spares.
+template <class Fn>
+void for_each_rx_queue(const WorkerContext& w, Fn&& fn) {
+    fn(w.rx_queue);
+    for (uint16_t q = w.spare_rx_first; q < w.spare_rx_first + w.spare_rx_count; ++q) fn(q);
+}
+
+void set_interrupts(const WorkerContext& w, bool on) {
+    // net_tap has no enable/disable (-ENOTSUP): its descriptor is always
+    // watched, and a stale event costs one extra poll.
+    for_each_rx_queue(w, [&](uint16_t q) {
+        if (on)
+            rte_eth_dev_rx_intr_enable(w.rx_port, q);
+        else
+            rte_eth_dev_rx_intr_disable(w.rx_port, q);
+    });
+}
+
+void publish(WorkerStats& stats, WorkerSnapshot& pending) {
+    stats.publish(pending);
+    pending = WorkerSnapshot{};
+}
+
+uint64_t sleep_adaptive(const WorkerContext& w, IdleState& s) {
+    s.sleep_us = s.sleep_us ? std::min(s.sleep_us * 2, w.max_sleep_us) : 1;
+    const timespec ts{time_t(s.sleep_us / 1000000), long(s.sleep_us % 1000000) * 1000};
+    nanosleep(&ts, nullptr);
+    return rte_rdtsc();
+}
+
+uint64_t wait_interrupt() {
+    rte_epoll_event events[8];
+    rte_epoll_wait(RTE_EPOLL_PER_THREAD, events, 8, kInterruptWaitMs);
+    return rte_rdtsc();
+}
+
+}  // namespace
+
+bool idle_start(WorkerContext& w, IdleState& s) {
+    if (w.poll == PollMode::busy) return true;
+    prctl(PR_SET_TIMERSLACK, kTimerSlackNs, 0, 0, 0);
+    if (w.poll != PollMode::interrupt) return true;
+    bool ok = true;
+    for_each_rx_queue(w, [&](uint16_t q) {
+        const int rc = rte_eth_dev_rx_intr_ctl_q(w.rx_port, q, RTE_EPOLL_PER_THREAD,
+                                                 RTE_INTR_EVENT_ADD, nullptr);
+        if (rc == 0) return;
+        spdlog::error("worker {}: cannot wait on rx interrupts of port {} rxq {} ({}); it backs "
+                      "off as poll = \"adaptive\" instead",
+                      w.id, w.rx_port, q, rc);
+        ok = false;
+    });
+    s.interrupts = ok;
+    return ok;
+}
+
+void idle_stop(WorkerContext& w, IdleState& s) {
+    if (!s.interrupts) return;
+    if (s.armed) set_interrupts(w, false);
+    for_each_rx_queue(w, [&](uint16_t q) {
+        rte_eth_dev_rx_intr_ctl_q(w.rx_port, q, RTE_EPOLL_PER_THREAD, RTE_INTR_EVENT_DEL, nullptr);
+    });
+    s.interrupts = false;
+}
+
+uint64_t idle_back_off(WorkerContext& w, IdleState& s, WorkerSnapshot& pending, uint64_t now) {
+    if (s.interrupts) {
+        // A packet that came between the last poll and arming raised no
+        // event: poll once more with interrupts armed, then wait.
+        if (!s.armed) {
+            set_interrupts(w, true);
+            s.armed = true;
+            return now;
+        }
+        publish(w.stats, pending);
+        const uint64_t after = wait_interrupt();
+        pending.sleep_tsc += after - now;
+        pending.wakeups++;
+        return after;
+    }
+    // Adaptive: a stretch of pauses first (a cheaper spin, and the sibling
+    // hyperthread runs), then sleeps that double up to max_sleep_us.
+    if (s.empty_run - w.idle_polls < w.idle_polls) {
+        rte_pause();
+        return now;
+    }
+    publish(w.stats, pending);
+    const uint64_t after = sleep_adaptive(w, s);
+    pending.sleep_tsc += after - now;
+    pending.wakeups++;
+    return after;
+}
+
+void idle_leave(WorkerContext& w, IdleState& s) {
+    if (s.armed) set_interrupts(w, false);
+    s.armed = false;
+    s.sleep_us = 0;
+}
+
+}  // namespace pmdfwd
