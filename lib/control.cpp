@@ -2,6 +2,7 @@
 #include "control.hpp"
 
 #include <rte_telemetry.h>
+#include <spdlog/spdlog.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -133,9 +134,8 @@ const Handler kHandlers[] = {
     {{"/pmdfwd/pools", "List of pool indexes."}, cmd_list<&ControlTarget::pool_count>},
     {{"/pmdfwd/pool", "Size, cache, available and in-use mbufs of one pool. Parameters: int"},
      cmd_item<&ControlTarget::pool_count, &ControlTarget::pool>},
-    {{"/pmdfwd/latency", "Residence time of one worker's packets (rx burst to tx done) since "
-                         "the last clear: min/avg/p50/p90/p99/p99.9/max and histogram buckets. "
-                         "Parameters: int worker_id"},
+    {{"/pmdfwd/latency", "Residence time (rx burst to tx done) of one worker's packets: "
+                         "percentiles, buckets. Parameters: int worker_id"},
      cmd_item<&ControlTarget::worker_count, &ControlTarget::latency>},
     {{"/pmdfwd/stats", "Totals over all workers since the last clear."},
      cmd_record<&ControlTarget::totals>},
@@ -162,7 +162,9 @@ const std::vector<ControlCommand> kControlCommands = [] {
 void control_attach(ControlTarget* target) {
     static std::once_flag registered;
     std::call_once(registered, [] {
-        for (const auto& h : kHandlers) rte_telemetry_register_cmd(h.cmd.path, h.fn, h.cmd.help);
+        for (const auto& h : kHandlers)
+            if (const int rc = rte_telemetry_register_cmd(h.cmd.path, h.fn, h.cmd.help); rc != 0)
+                spdlog::error("telemetry: cannot register {}: {}", h.cmd.path, rc);
     });
     std::lock_guard lock(g_mutex);
     g_target = target;

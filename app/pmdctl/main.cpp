@@ -156,6 +156,10 @@ int run(int argc, char** argv) {
     auto* show_pools = show->add_subcommand(
         "pools", "Mempool ops, owner, sizes, mbufs in use; recycle counters and free objects");
     auto* show_plan = show->add_subcommand("plan", "Appliance info and the resolved plan");
+    auto* show_latency = show->add_subcommand(
+        "latency", "Per-worker residence time (rx burst to tx done): min/avg/p50/p99/max");
+    bool latency_histogram = false;
+    show_latency->add_flag("--histogram", latency_histogram, "Also print each worker's buckets");
     auto* show_log = show->add_subcommand(
         "log", "The emergency log channel: sent, drops by reason, reserve, send latency");
     bool xstats_all = false;
@@ -211,6 +215,12 @@ int run(int argc, char** argv) {
         print_records(need(c.query_each("/pmdfwd/ports", "/pmdfwd/port")), pmdctl::render_ports);
     } else if (show_workers->parsed()) {
         print_records(workers(c), pmdctl::render_workers);
+    } else if (show_latency->parsed()) {
+        const auto records = need(c.query_each("/pmdfwd/workers", "/pmdfwd/latency"));
+        if (o.json)
+            print_json(Json(records));
+        else
+            std::cout << pmdctl::render_latency(records, latency_histogram);
     } else if (show_pools->parsed()) {
         print_records(need(c.query_each("/pmdfwd/pools", "/pmdfwd/pool")), pmdctl::render_pools);
     } else if (show_xstats->parsed()) {

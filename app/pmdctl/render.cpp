@@ -9,16 +9,10 @@
 #include <set>
 
 #include "latency_histogram.hpp"
+#include "record_fields.hpp"
 #include "recycle_counts.hpp"
 
 namespace pmdctl {
-
-namespace {
-
-constexpr const char* kSiSuffixes[] = {"", "K", "M", "G", "T", "P", "E"};
-constexpr size_t kSiSuffixCount = sizeof(kSiSuffixes) / sizeof(kSiSuffixes[0]);
-// JSON rates keep 6 decimals: 1 pps in Mpps, more than any interval resolves.
-constexpr double kJsonRateScale = 1e6;
 
 std::string format(const char* fmt, double v) {
     char buf[64];
@@ -51,6 +45,13 @@ std::string text(const Json& rec, const std::string& key) {
 std::string count_cell(const Json& rec, const std::string& key) {
     return has(rec, key) ? human_count(u64(rec, key)) : "-";
 }
+
+namespace {
+
+constexpr const char* kSiSuffixes[] = {"", "K", "M", "G", "T", "P", "E"};
+constexpr size_t kSiSuffixCount = sizeof(kSiSuffixes) / sizeof(kSiSuffixes[0]);
+// JSON rates keep 6 decimals: 1 pps in Mpps, more than any interval resolves.
+constexpr double kJsonRateScale = 1e6;
 
 std::string bytes_cell(const Json& rec, const std::string& key) {
     return has(rec, key) ? human_bytes(u64(rec, key)) : "-";
@@ -359,6 +360,10 @@ std::string render_workers(const std::vector<Json>& workers) {
              text(w, "cycles_per_pkt")});
     }
     std::string out = t.render();
+    if (has(workers.front(), "poll")) out += render_time_split(workers);
+    shown.insert(kTimeSplitKeys.begin(), kTimeSplitKeys.end());
+    for (const auto& key : all_keys(workers))
+        if (key.starts_with("latency_")) shown.insert(key);  // `pmdctl show latency`
 
     // Drop reasons: only the ones that happened, only on workers that had them.
     std::vector<std::string> reasons;

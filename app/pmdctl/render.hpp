@@ -81,6 +81,15 @@ std::string render_log(const Json& log);
 // the first non-empty bucket to the last; "" when there are none.
 std::string render_latency_histogram(const Json& log, size_t bar_width = 40);
 
+// The poll mode and time split of each worker: busy, spinning idle, asleep
+// or waiting, wake-ups and the thread's CPU share; kTimeSplitKeys are the
+// fields it shows.
+std::string render_time_split(const std::vector<Json>& workers);
+extern const std::vector<std::string> kTimeSplitKeys;
+// The residence-time table of /pmdfwd/latency records (min, avg, p50, p90,
+// p99, p99.9, max per worker); with histogram, each worker's buckets as bars.
+std::string render_latency(const std::vector<Json>& records, bool histogram);
+
 // ---- watch -------------------------------------------------------------------
 
 // The counters rates are made from, taken from one worker record.
