@@ -12,6 +12,9 @@ bool is_tap(std::string_view driver) { return driver == "net_tap"; }
 QueueCounts configured_queue_counts(std::string_view driver, uint16_t rx_polled, uint16_t tx_used) {
     QueueCounts c{rx_polled, std::max<uint16_t>(tx_used, 1)};
     if (is_tap(driver)) c.rx = c.tx = std::max(c.rx, c.tx);
+    // A memif connection needs a ring each way: a TX-only port still gets
+    // an rx queue (nobody polls it).
+    if (driver == "net_memif") c.rx = std::max<uint16_t>(c.rx, 1);
     return c;
 }
 

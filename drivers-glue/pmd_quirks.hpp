@@ -15,7 +15,8 @@ struct QueueCounts {
 // Queue counts to configure so that `rx_polled` rx queues and `tx_used` tx
 // queues exist. net_tap needs rx == tx (it pairs queues on one fd), so extra
 // rx queues (polled by the port's first worker) or unused tx queues are
-// added; every device gets at least one tx queue.
+// added; net_memif gets at least one rx queue (a connection needs a ring
+// each way); every device gets at least one tx queue.
 QueueCounts configured_queue_counts(std::string_view driver, uint16_t rx_polled, uint16_t tx_used);
 
 // net_tap (and some other 22.11 PMDs) miscount oerrors; pmdfwd counts TX
