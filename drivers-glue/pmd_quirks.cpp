@@ -27,11 +27,16 @@ bool lacks_rx_interrupts(std::string_view driver) {
 }
 
 std::string_view vdev_driver(std::string_view devargs) {
+    // The vdev bus gives a device to the driver whose name prefixes the
+    // device's ("net_tap_left" is net_tap's); the longest known one wins.
+    static constexpr std::string_view kDrivers[] = {
+        "net_af_packet", "net_af_xdp", "net_bonding", "net_memif", "net_null",
+        "net_pcap",      "net_ring",   "net_tap",     "net_vhost", "net_virtio_user"};
     const std::string_view name = devargs.substr(0, devargs.find(','));
-    if (name.substr(0, 4) != "net_") return {};
-    size_t end = name.size();
-    while (end > 4 && name[end - 1] >= '0' && name[end - 1] <= '9') --end;
-    return name.substr(0, end);
+    std::string_view best;
+    for (const std::string_view d : kDrivers)
+        if (name.substr(0, d.size()) == d && d.size() > best.size()) best = d;
+    return best;
 }
 
 }  // namespace pmdfwd

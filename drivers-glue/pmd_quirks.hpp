@@ -29,8 +29,9 @@ bool oerrors_unreliable(std::string_view driver);
 // file descriptor). Devices not listed are probed at start.
 bool lacks_rx_interrupts(std::string_view driver);
 
-// The driver a virtual device's devargs name ("net_tap0,iface=x" ->
-// "net_tap"); empty for anything else (a PCI address), known only at start.
+// The driver of a virtual device's devargs ("net_tap0,iface=x" -> "net_tap"),
+// among the vdev drivers DPDK 22.11 ships that matter here; empty for
+// anything else (a PCI address): known only at start.
 std::string_view vdev_driver(std::string_view devargs);
 
 }  // namespace pmdfwd

@@ -1,0 +1,158 @@
+// Poll modes on net_ring ports in-process: an adaptive worker sleeps when its
+// queue stays empty and spins again as soon as traffic flows, forwarding
+// everything in order; interrupt mode is refused on a device without rx
+// interrupts; the residence histogram counts every packet forwarded.
+#include <rte_cycles.h>
+
+#include <catch2/catch.hpp>
+
+#include "control.hpp"
+#include "ring_ports.hpp"
+
+using namespace pmdfwd;
+using namespace pmdfwd::test;
+
+namespace {
+
+int g_case = 0;
+
+// Port a polled by one worker, forwarding to b (TX only).
+struct OneWorkerRig {
+    RingPort a, b;
+    Config cfg;
+    std::unique_ptr<Appliance> app;
+    rte_mempool* pool = nullptr;
+    std::string tag;
+
+    explicit OneWorkerRig(PollMode mode) {
+        tag = "pm" + std::to_string(++g_case);
+        a = RingPort::create(tag + "a");
+        b = RingPort::create(tag + "b", 32768);
+        cfg = two_port_config(a, b, ForwardMode::patch);
+        cfg.ports[1].rx_queues = 0;
+        cfg.forward.pairs = {{"a", "b", {}}};
+        cfg.poll.mode = mode;
+        cfg.poll.idle_polls = 20000;  // ~1 ms of empty ring polls
+        cfg.poll.max_sleep_us = 200;
+        cfg.pool.mbufs = 24576;  // the adaptive case keeps 20000 frames on the wire
+    }
+    std::string start() {
+        auto planned = build_plan(cfg);
+        if (auto* e = std::get_if<ConfigError>(&planned)) return e->to_string();
+        auto started = Appliance::start(cfg, std::get<Plan>(planned), tag);
+        if (!started) return started.error().message;
+        app = std::move(started.value());
+        pool = rte_mempool_lookup((tag + "_w0").c_str());
+        return pool ? "" : "no pool";
+    }
+    ~OneWorkerRig() {
+        if (app) app->shutdown();
+        a.destroy();
+        b.destroy();
+    }
+};
+
+template <class Pred>
+bool eventually(Pred pred, std::chrono::milliseconds limit = std::chrono::milliseconds(5000)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (pred()) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("adaptive: sleeps on an idle queue, spins again under traffic", "[poll][adaptive]") {
+    OneWorkerRig rig(PollMode::adaptive);
+    REQUIRE(rig.start().empty());
+    // Idle: after 2 x idle_polls empty polls it sleeps, waking each time.
+    // (The frames below are 5 us apart: a sender stalled for over a
+    // millisecond, as a busy host may do, lets it sleep once.)
+    REQUIRE(eventually([&] { return rig.app->worker_snapshot(0).wakeups >= 20; }));
+    const WorkerSnapshot idle = rig.app->worker_snapshot(0);
+    CHECK(idle.sleep_tsc > 0);
+    CHECK(idle.rx_pkts == 0);
+
+    // Traffic: a frame every ~5 us for ~100 ms, far less than idle_polls
+    // empty polls apart, so the worker must not sleep while it lasts.
+    constexpr uint32_t kFrames = 20000;
+    const uint64_t gap = rte_get_tsc_hz() / 200000;
+    uint64_t wakeups_early = 0, sleep_early = 0, tsc_early = 0;
+    uint64_t next = rte_rdtsc();
+    for (uint32_t i = 0; i < kFrames; ++i) {
+        while (rte_rdtsc() < next) rte_pause();
+        next += gap;
+        rte_mbuf* m = to_mbuf(rig.pool, make_frame(i, 64));
+        REQUIRE(m != nullptr);
+        REQUIRE(rte_ring_enqueue(rig.a.rx, m) == 0);
+        if (i == kFrames / 10) {
+            const WorkerSnapshot early = rig.app->worker_snapshot(0);
+            wakeups_early = early.wakeups;
+            sleep_early = early.sleep_tsc;
+            tsc_early = rte_rdtsc();
+        }
+    }
+    REQUIRE(wait_rx(*rig.app, 0, kFrames));
+    const WorkerSnapshot busy = rig.app->worker_snapshot(0);
+    // Sleeping between frames would be ~18000 wake-ups; spinning, none.
+    CHECK(busy.wakeups - wakeups_early <= 5);
+    CHECK(busy.sleep_tsc - sleep_early < (rte_rdtsc() - tsc_early) / 10);
+    const auto got = collect(rig.b.tx, kFrames);
+    REQUIRE(got.size() == kFrames);
+    for (uint32_t i = 0; i < kFrames; ++i) CHECK(got[i] == make_frame(i, 64));
+
+    // Every forwarded packet has a residence time, ordered sanely.
+    const TscSnapshot res = rig.app->residence_snapshot(0);
+    CHECK(res.count == kFrames);
+    CHECK(res.min <= res.percentile(0.5));
+    CHECK(res.percentile(0.5) <= res.percentile(0.99));
+    CHECK(res.percentile(0.99) <= res.max);
+    const Record lat = rig.app->latency(0);
+    CHECK(lat.to_line().find("pkts=" + std::to_string(kFrames)) != std::string::npos);
+
+    // Idle again: it goes back to sleep.
+    const uint64_t before = rig.app->worker_snapshot(0).wakeups;
+    CHECK(eventually([&] { return rig.app->worker_snapshot(0).wakeups > before + 10; }));
+    const auto report = rig.app->shutdown();
+    CHECK(report.pools_full());
+}
+
+TEST_CASE("busy: never sleeps", "[poll][busy]") {
+    OneWorkerRig rig(PollMode::busy);
+    REQUIRE(rig.start().empty());
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const WorkerSnapshot s = rig.app->worker_snapshot(0);
+    CHECK(s.empty_polls > 2000);
+    CHECK(s.wakeups == 0);
+    CHECK(s.sleep_tsc == 0);
+}
+
+TEST_CASE("interrupt: refused at start on a device without rx interrupts", "[poll][interrupt]") {
+    OneWorkerRig rig(PollMode::interrupt);
+    // net_ring devices are named freely, so only the probed driver tells.
+    const std::string error = rig.start();
+    CHECK(error.find("(net_ring) has no rx interrupts") != std::string::npos);
+    CHECK(rig.app == nullptr);
+}
+
+TEST_CASE("latency off: no residence histogram, same forwarding", "[poll][latency]") {
+    OneWorkerRig rig(PollMode::busy);
+    rig.cfg.forward.latency = false;
+    REQUIRE(rig.start().empty());
+    for (uint32_t i = 0; i < 100; ++i)
+        REQUIRE(rte_ring_enqueue(rig.a.rx, to_mbuf(rig.pool, make_frame(i))) == 0);
+    REQUIRE(collect(rig.b.tx, 100).size() == 100);
+    CHECK(rig.app->residence_snapshot(0).count == 0);
+}
+
+TEST_CASE("control: every command fits telemetry's limits", "[control]") {
+    // rte_telemetry_register_cmd refuses a path of 56 bytes or more and a
+    // help text of 128 or more, and the command is then simply missing.
+    for (const auto& c : kControlCommands) {
+        INFO(c.path);
+        CHECK(std::string(c.path).size() < 56);
+        CHECK(std::string(c.help).size() < 128);
+    }
+}
