@@ -351,7 +351,11 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
         if (!from.empty()) line += "; transmits for worker(s) " + from;
         if (w.poll != PollMode::busy)
             line += "; poll " + std::string(to_string(w.poll)) + " (idle_polls " +
-                    std::to_string(cfg.poll.idle_polls_for(w.poll)) + ")";
+                    std::to_string(cfg.poll.idle_polls_for(w.poll)) +
+                    (w.poll == PollMode::adaptive
+                         ? ", max_sleep_us " + std::to_string(cfg.poll.max_sleep_us)
+                         : std::string()) +
+                    ")";
         lines.push_back(line);
     }
     if (!plan.unused_lcores.empty()) {

@@ -713,3 +713,42 @@ TEST_CASE("show log: every netlog drop reason is named once non-zero", "[pmdctl]
         CHECK(out.find("drop_") == std::string::npos);  // not left to "other fields"
     }
 }
+
+TEST_CASE("show latency: per-worker percentiles and histogram bars", "[pmdctl][latency]") {
+    const Json w0{{"worker", 0},     {"rx_port", "a"},   {"rx_queue", 0},   {"poll", "busy"},
+                  {"enabled", "true"}, {"pkts", 1500},   {"min_ns", 250},   {"avg_ns", 1800},
+                  {"p50_ns", 1500},  {"p90_ns", 3000},   {"p99_ns", 12000}, {"p999_ns", 40000},
+                  {"max_ns", 2500000}, {"le_1500_ns", 1000}, {"le_3000_ns", 500}};
+    CHECK(render_latency({w0}, false) ==
+          "residence time since the last clear: from a packet's rx burst to the end of that "
+          "burst's transmit\n"
+          "worker  rx   poll   pkts    min     avg     p50     p90     p99   p99.9     max\n"
+          "     0  a/0  busy  1.50K  250ns  1.80us  1.50us  3.00us  12.0us  40.0us  2.50ms\n"
+          "(percentiles: the upper edge of their bucket, within 25%)\n");
+    const std::string with_bars = render_latency({w0}, true);
+    CHECK(with_bars.find("\nworker 0:\n< 1.50us  1000  |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+                         "< 3.00us   500  |@@@@@@@@@@@@@@@@@@@@                    |\n") !=
+          std::string::npos);
+    Json off = w0;
+    off["enabled"] = "false";
+    CHECK(render_latency({off}, false).find("latency is off") != std::string::npos);
+    CHECK(render_latency({}, false) == "no workers\n");
+}
+
+TEST_CASE("show workers: the poll mode and time split", "[pmdctl][poll]") {
+    Json w = worker_record(0, 1000, 0);
+    w["poll"] = "adaptive";
+    w["busy_permille"] = 100;
+    w["idle_permille"] = 50;
+    w["sleep_permille"] = 850;
+    w["wakeups"] = 1234;
+    w["cpu_permille"] = 31;
+    w["cpu_ns"] = 5000;
+    w["latency_p99_ns"] = 900;
+    const std::string out = render_workers({w});
+    CHECK(out.find("worker  poll      busy%  spin%  sleep%  wakeups  cpu%\n"
+                   "     0  adaptive  10.0%   5.0%   85.0%    1.23K  3.1%\n") != std::string::npos);
+    // Shown in the split or by `show latency`, so not repeated as "other".
+    CHECK(out.find("cpu_ns=") == std::string::npos);
+    CHECK(out.find("latency_p99_ns=") == std::string::npos);
+}
