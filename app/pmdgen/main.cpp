@@ -39,6 +39,7 @@ struct Options {
     uint32_t flows = 1;
     uint16_t burst = 32;
     double duration_s = 10;
+    double warmup_s = 0;
     double interval_s = 1;
     uint32_t drain_ms = 200;
     uint32_t link_wait_s = 10;
@@ -199,11 +200,24 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
         uint64_t next_report = interval ? start + interval : UINT64_MAX, last_report = start;
         pmdfwd::TscSnapshot last_lat;
         uint64_t last_sent = 0, last_received = 0;
+        // The summary's rates and latency leave the warm-up out (loss and
+        // order count from the first probe).
+        const uint64_t warm_end = start + uint64_t(o.warmup_s * double(hz));
+        bool warm = o.warmup_s <= 0;
+        pmdfwd::TscSnapshot warm_lat;
+        uint64_t warm_sent = 0, warm_received = 0, measured_from = start;
         gen->start(start);
         uint64_t now = start;
         while (!g_stop.load(std::memory_order_relaxed) && now < end) {
             gen->poll(true);
             now = rte_rdtsc();
+            if (!warm && now >= warm_end) {
+                warm = true;
+                warm_lat = gen->latency().read();
+                warm_sent = gen->counters().sent;
+                warm_received = gen->sequence().received();
+                measured_from = now;
+            }
             if (now < next_report) continue;
             const pmdfwd::TscSnapshot lat = gen->latency().read();
             print(make_report(*gen, lat.minus(last_lat), last_sent, last_received,
@@ -224,9 +238,10 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
         while (!g_stop.load(std::memory_order_relaxed) && rte_rdtsc() - quiet_since < drain &&
                gen->sequence().unique() < gen->counters().sent)
             if (gen->receive()) quiet_since = rte_rdtsc();
-        const double span = double(sent_end - start) / double(hz);
         pmdgen::Report total =
-            make_report(*gen, gen->latency().read(), 0, 0, span, span, true);
+            make_report(*gen, gen->latency().read().minus(warm_lat), warm_sent, warm_received,
+                        double(sent_end - start) / double(hz),
+                        double(sent_end - measured_from) / double(hz), true);
         print(total, o.json);
         gen.reset();
         tx.reset();
@@ -264,6 +279,10 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     cli.add_option("-d,--duration", o.duration_s, "Seconds of sending")
         ->check(CLI::Range(0.001, 86400.0))
+        ->capture_default_str();
+    cli.add_option("-w,--warmup", o.warmup_s,
+                   "Seconds at the start left out of the summary's rates and latency")
+        ->check(CLI::Range(0.0, 3600.0))
         ->capture_default_str();
     cli.add_option("-i,--interval", o.interval_s, "Seconds between reports; 0: only the summary")
         ->check(CLI::Range(0.0, 3600.0))
