@@ -85,7 +85,8 @@ Record Appliance::worker(size_t i) const {
         // The core's share as the kernel counts it, since the last clear.
         std::lock_guard lock(baseline_mutex_);
         const CpuBaseline& base = cpu_baseline_[i];
-        const uint64_t cpu = worker_cpu_ns(i) - std::min(worker_cpu_ns(i), base.cpu_ns);
+        const uint64_t now_cpu = worker_cpu_ns(i);
+        const uint64_t cpu = now_cpu - std::min(now_cpu, base.cpu_ns);
         const auto wall = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                        std::chrono::steady_clock::now() - base.at)
                                        .count());

@@ -168,8 +168,17 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
 // A worker waiting on rx interrupts needs them on its device, and must not
 // owe anyone a transmit: bursts handed to it would wait for its next packet.
 std::optional<ConfigError> check_poll_modes(const Config& cfg, const std::vector<PortLimits>* limits,
-                                            const Plan& plan) {
+                                            Plan& plan) {
     for (const auto& w : plan.workers) {
+        if (w.poll == PollMode::adaptive &&
+            std::any_of(plan.workers.begin(), plan.workers.end(),
+                        [&](const WorkerPlan& s) { return s.handoff_to == int(w.id); }))
+            plan.warnings.push_back(
+                "worker " + std::to_string(w.id) +
+                " is adaptive and transmits what other workers hand it: after an idle spell "
+                "their first bursts wait up to max_sleep_us (" +
+                std::to_string(cfg.poll.max_sleep_us) +
+                " us) in its handoff rings, which may fill (handoff_full)");
         if (w.poll != PollMode::interrupt) continue;
         const PortConfig& port = cfg.ports[w.rx_port];
         const bool own_key = port.poll_loc.line != 0;

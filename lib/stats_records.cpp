@@ -1,6 +1,8 @@
 // Counter snapshots -> records (see stats_records.hpp). Control thread.
 #include "stats_records.hpp"
 
+#include <map>
+
 namespace pmdfwd {
 
 namespace {
@@ -68,9 +70,11 @@ void add_latency_buckets(Record& r, const TscSnapshot& s, uint64_t tsc_hz) {
     const auto ns = [&](uint64_t cycles) {
         return uint64_t(double(cycles) * 1e9 / double(tsc_hz ? tsc_hz : 1) + 0.5);
     };
+    // Buckets narrower than a nanosecond share a name: merged.
+    std::map<uint64_t, uint64_t> by_edge;
     for (size_t i = 0; i < kTscBuckets; ++i)
-        if (s.buckets[i])
-            r.add("le_" + std::to_string(ns(tsc_bucket_high(i))) + "_ns", s.buckets[i]);
+        if (s.buckets[i]) by_edge[ns(tsc_bucket_high(i))] += s.buckets[i];
+    for (const auto& [edge, n] : by_edge) r.add("lt_" + std::to_string(edge) + "_ns", n);
 }
 
 void add_port_stats(Record& r, const PortStats& s) {

@@ -27,7 +27,8 @@ Record worker_record(const WorkerIdentity& who, const WorkerSnapshot& s);
 void add_port_stats(Record& r, const PortStats& s);
 // min/avg/p50/p90/p99/p99.9/max of a latency histogram, `prefix` in front.
 void add_latency(Record& r, const LatencySummary& l, const std::string& prefix);
-// One "le_<upper edge>_ns" count per non-empty bucket, lowest first.
+// One "lt_<upper edge>_ns" count per non-empty bucket, lowest first: the
+// values below that edge and at or above the previous field's.
 void add_latency_buckets(Record& r, const TscSnapshot& s, uint64_t tsc_hz);
 Record pool_record(const PoolAudit& a, uint64_t cache_size, int64_t avail, int socket);
 // The recycle driver's counters, each name with `prefix` in front.

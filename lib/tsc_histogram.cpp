@@ -51,7 +51,7 @@ TscSnapshot TscSnapshot::minus(const TscSnapshot& base) const {
         first = std::min(first, i);
         last = i;
     }
-    if (first == kTscBuckets) return d;  // nothing since base: min/max unknown
+    if (first == kTscBuckets) return TscSnapshot{};  // nothing since base (count may run ahead)
     d.min = tsc_bucket(min) == first ? min : tsc_bucket_low(first);
     d.max = tsc_bucket(max) == last ? max : tsc_bucket_high(last) - 1;
     return d;
@@ -62,7 +62,8 @@ LatencySummary summarize(const TscSnapshot& s, uint64_t tsc_hz) {
     out.count = s.count;
     if (s.count == 0 || tsc_hz == 0) return out;
     const double ns_per_cycle = 1e9 / double(tsc_hz);
-    out.min_ns = double(s.min) * ns_per_cycle;
+    // A read racing the first record may see its count before its min.
+    out.min_ns = double(std::min(s.min, s.max)) * ns_per_cycle;
     out.avg_ns = double(s.sum) / double(s.count) * ns_per_cycle;
     out.p50_ns = double(s.percentile(0.50)) * ns_per_cycle;
     out.p90_ns = double(s.percentile(0.90)) * ns_per_cycle;

@@ -18,9 +18,9 @@ std::string ns_cell(const Json& rec, const std::string& key) {
     return has(rec, key) ? human_ns(u64(rec, key)) : "-";
 }
 
-// "le_<ns>_ns" -> ns
+// "lt_<ns>_ns" -> ns
 std::optional<uint64_t> bucket_edge(const std::string& key) {
-    if (!key.starts_with("le_") || !key.ends_with("_ns") || key.size() <= 6) return std::nullopt;
+    if (!key.starts_with("lt_") || !key.ends_with("_ns") || key.size() <= 6) return std::nullopt;
     const std::string digits = key.substr(3, key.size() - 6);
     if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
         return std::nullopt;

@@ -9,8 +9,10 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
+#include <rte_mbuf.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -171,7 +173,11 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
     int rc = 0;
     {
         std::vector<std::unique_ptr<pmdfwd::Pool>> pools;
-        auto pool = pmdfwd::Pool::create("pmdgen_pool", 16384, 256, 2176 + 128, SOCKET_ID_ANY);
+        // Room for the largest frame asked for (and at least a standard one,
+        // for whatever else arrives).
+        const auto data_room = uint16_t(RTE_PKTMBUF_HEADROOM +
+                                        std::max<unsigned>(2048, o.size - pmdfwd::kFcsLen));
+        auto pool = pmdfwd::Pool::create("pmdgen_pool", 16384, 256, data_room, SOCKET_ID_ANY);
         if (!pool) die(pool.error().message);
         rte_mempool* mp = pool.value()->mempool();
         pools.push_back(std::move(pool.value()));

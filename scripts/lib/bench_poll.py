@@ -141,7 +141,9 @@ def run_gen(args, link, fwd, rate, duration, warmup):
            "--rate", str(rate), "--duration", str(duration), "--warmup", str(warmup),
            "--interval", "0.5", "--json", "--lcore", str(args.main_cpu),
            "--file-prefix", f"pbg{os.getpid()}", "--drain-ms", "300"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # stderr to a file: a pipe nobody reads could fill and stall pmdgen.
+    errf = open(os.path.join(link.work, "pmdgen.err"), "w+")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=errf, text=True)
     first = last = None
     summary = None
     for line in proc.stdout:
@@ -153,8 +155,10 @@ def run_gen(args, link, fwd, rate, duration, warmup):
             first = (fwd.cpu_ns(), time.time())
         elif first is not None:
             last = (fwd.cpu_ns(), time.time())
-    err = proc.stderr.read()
     proc.wait()
+    errf.seek(0)
+    err = errf.read()
+    errf.close()
     shutil.rmtree(f"/var/run/dpdk/pbg{os.getpid()}", ignore_errors=True)
     if proc.returncode != 0 or summary is None:
         raise RuntimeError(f"pmdgen failed ({proc.returncode}): {err.strip()[-300:]}")

@@ -91,14 +91,18 @@ check "under traffic the adaptive worker forwarded ($busy_rx packets in 1 s)" \
 # (TCP on two cores shared with both workers has pauses of its own; idle,
 # the same worker sleeps over 900 permille.)
 check "and mostly spun instead of sleeping (sleep ${busy_sleep}permille)" \
-  test "$busy_sleep" -le 300
+  test "$busy_sleep" -le 500
 
 latency=$("$PMDCTL" --file-prefix "$PREFIX" --json show latency)
-pkts=$(json_get "$latency" 'min(w["pkts"] for w in d)')
-sane=$(json_get "$latency" \
-  'all(0 < w["min_ns"] <= w["p50_ns"] <= w["p99_ns"] <= w["max_ns"] for w in d)')
-check "every worker has a residence histogram ($pkts packets at least)" test "$pkts" -gt 0
-check "min <= p50 <= p99 <= max on every worker" test "$sane" = True
+lat_pkts=$(json_get "$latency" '[w for w in d if w["rx_port"]=="right"][0]["pkts"]')
+rx_pkts=$(worker rx_pkts right)
+# Both since the same clear, taken while traffic flowed: at that moment the
+# published counters lagged the histogram by at most the 16 bursts a worker
+# batches, so rx_pkts since the clear may exceed the histogram's count by that.
+check "the residence histogram counts each packet received ($lat_pkts vs $rx_pkts)" \
+  test "$lat_pkts" -gt 1000 -a $((rx_pkts - lat_pkts)) -ge 0 -a $((rx_pkts - lat_pkts)) -le 512
+sane=$(json_get "$latency" 'all(0 < w["min_ns"] <= w["avg_ns"] <= w["max_ns"] for w in d)')
+check "0 < min <= avg <= max on every worker" test "$sane" = True
 check "pmdctl show latency prints a table" \
   bash -c "'$PMDCTL' --file-prefix '$PREFIX' show latency | grep -q 'p99.9'"
 

@@ -718,7 +718,7 @@ TEST_CASE("show latency: per-worker percentiles and histogram bars", "[pmdctl][l
     const Json w0{{"worker", 0},     {"rx_port", "a"},   {"rx_queue", 0},   {"poll", "busy"},
                   {"enabled", "true"}, {"pkts", 1500},   {"min_ns", 250},   {"avg_ns", 1800},
                   {"p50_ns", 1500},  {"p90_ns", 3000},   {"p99_ns", 12000}, {"p999_ns", 40000},
-                  {"max_ns", 2500000}, {"le_1500_ns", 1000}, {"le_3000_ns", 500}};
+                  {"max_ns", 2500000}, {"lt_1500_ns", 1000}, {"lt_3000_ns", 500}};
     CHECK(render_latency({w0}, false) ==
           "residence time since the last clear: from a packet's rx burst to the end of that "
           "burst's transmit\n"
