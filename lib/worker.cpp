@@ -9,7 +9,6 @@
 #include "worker.hpp"
 
 #include <rte_cycles.h>
-#include <signal.h>
 #include <rte_ethdev.h>
 
 #include "forward.hpp"
@@ -173,13 +172,6 @@ int worker_main(void* arg) {
     auto& w = *static_cast<WorkerContext*>(arg);
     w.thread = pthread_self();
     w.thread_known.store(true, std::memory_order_release);
-    // net_tap raises SIGIO for every packet that reaches any tap port; its
-    // handler only bumps a counter, which any thread can do. Not on a worker:
-    // the signal would cut into a burst, or into an interrupt wait.
-    sigset_t sigio;
-    sigemptyset(&sigio);
-    sigaddset(&sigio, SIGIO);
-    pthread_sigmask(SIG_BLOCK, &sigio, nullptr);
     netlog_protect_this_thread();  // a crash report even from an overflowed stack
     if (w.mode == ForwardMode::l2)
         run<ForwardMode::l2>(w);

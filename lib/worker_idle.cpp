@@ -18,10 +18,11 @@ namespace {
 // An interrupt wait ends at least this often, so a stop request is seen.
 constexpr int kInterruptWaitMs = 50;
 // The wait after an event that brought no packet. net_tap's rx_burst reads
-// its descriptor only once a process-wide counter, bumped by the PMD's SIGIO
-// handler, has moved; the epoll event can wake the worker before some other
-// thread has run that handler, and the packet is then invisible until the
-// next wait ends: make that wait short.
+// its descriptor only once a process-wide counter has moved, which the PMD's
+// signal handler bumps (a real-time signal, F_SETSIG, per packet, to the
+// process: usually run by the main thread); the epoll event can wake the
+// worker before that handler has run, and the packet is then invisible until
+// the next wait ends: make that wait short.
 constexpr int kRecheckWaitMs = 1;
 // The default timer slack (50 us) would turn a 1 us sleep into ~55 us.
 constexpr unsigned long kTimerSlackNs = 1000;

@@ -4,6 +4,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <spdlog/spdlog.h>
+#include <time.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
@@ -41,12 +42,27 @@ void install_signal_handlers() {
     sigaction(SIGTERM, &sa, nullptr);
 }
 
+// Sleeps until `ms` from now on CLOCK_MONOTONIC, to an absolute deadline.
+// net_tap signals the process for every packet (a queued real-time signal)
+// and this thread takes most of them; interrupted relative sleeps resumed from their remaining
+// time (as std::this_thread::sleep_for does) were seen to sleep for seconds
+// after a storm of them, and a SIGTERM then went unnoticed that long.
+void sleep_ms(long ms) {
+    timespec deadline{};
+    clock_gettime(CLOCK_MONOTONIC, &deadline);
+    deadline.tv_nsec += ms * 1000000;
+    deadline.tv_sec += deadline.tv_nsec / 1000000000;
+    deadline.tv_nsec %= 1000000000;
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline, nullptr) == EINTR) {
+    }
+}
+
 // Main lcore: sleeps between checks; the workers do the polling.
 void wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg) {
     using namespace std::chrono;
     auto next_stats = steady_clock::now() + seconds(cfg.control.stats_log_interval_s);
     while (g_signal.load() == 0 && !app.stop_requested()) {
-        std::this_thread::sleep_for(milliseconds(20));
+        sleep_ms(20);
         app.housekeeping();
         if (cfg.control.stats_log_interval_s && steady_clock::now() >= next_stats) {
             spdlog::info("stats: {}", app.totals().to_line());
