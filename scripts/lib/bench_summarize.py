@@ -9,7 +9,7 @@ import statistics
 import sys
 
 TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2fwd", 1.1),
-           # The residence histogram stays on by default if it costs <= 2%.
+           # Over 2%, the residence histogram has to be a switch ([forward] latency).
            "latency": ("latency on", "latency off", 0.98)}
 # Handoff: the pool models, then the ratios printed (numerator, denominator).
 HANDOFF_PEERS = ["ho-recycle", "ho-shared", "ho-stock", "same-recycle"]
