@@ -2,9 +2,13 @@
 # over memif (config/memif.toml), once per poll mode that memif allows: a low
 # rate and full speed, then idle, with pmdctl's view of the worker's time,
 # CPU share and residence time. Sourced by scripts/demo after the build.
+# Not local: the EXIT trap runs after the function has returned.
+DEMO_MEMIF_PREFIX=pmdfwd-demo-memif
+DEMO_MEMIF_GEN_PREFIX=pmdgen-demo
 demo_memif() {
-  local work prefix=pmdfwd-demo-memif gen_prefix=pmdgen-demo mode cfg log
+  local prefix=$DEMO_MEMIF_PREFIX gen_prefix=$DEMO_MEMIF_GEN_PREFIX mode cfg log work
   work=$(mktemp -d /tmp/pmdfwd-demo-memif.XXXXXX)
+  DEMO_MEMIF_WORK=$work
   local pmdctl=(build/app/pmdctl/pmdctl --file-prefix "$prefix")
   local gen=(build/app/pmdgen/pmdgen --tx "net_memif0,role=client,socket=$work/memif.sock,id=0"
              --rx "net_memif1,role=client,socket=$work/memif.sock,id=1"
@@ -13,7 +17,8 @@ demo_memif() {
   demo_memif_cleanup() {
     set +e
     [[ -n ${PMDFWD_PID:-} ]] && stop_pmdfwd "$PMDFWD_PID" TERM
-    cleanup_dpdk_prefix "$prefix"; cleanup_dpdk_prefix "$gen_prefix"; rm -rf "$work"
+    cleanup_dpdk_prefix "$DEMO_MEMIF_PREFIX"; cleanup_dpdk_prefix "$DEMO_MEMIF_GEN_PREFIX"
+    rm -rf "$DEMO_MEMIF_WORK"
   }
   trap demo_memif_cleanup EXIT
   trap 'exit 130' INT TERM
