@@ -35,6 +35,7 @@ struct OneWorkerRig {
         cfg.poll.idle_polls = 20000;  // ~1 ms of empty ring polls
         cfg.poll.max_sleep_us = 200;
         cfg.pool.mbufs = 24576;  // the adaptive case keeps 20000 frames on the wire
+        cfg.forward.latency = true;
     }
     std::string start() {
         auto planned = build_plan(cfg);

@@ -72,15 +72,15 @@ pairs = [["a", "b"], ["b", "c"], ["c", "a"]]
 TEST_CASE("poll: defaults, and idle_polls per mode", "[poll][config]") {
     const Config cfg = parse_ok("[[port]]\nname = \"p\"\ndevargs = \"net_null0\"\n");
     CHECK(cfg.poll.mode == PollMode::busy);
-    CHECK(cfg.forward.latency);
+    CHECK_FALSE(cfg.forward.latency);  // ~3% on a null device: asked for, not assumed
     CHECK(cfg.poll.idle_polls_for(PollMode::adaptive) == kAdaptiveIdlePolls);
     CHECK(cfg.poll.idle_polls_for(PollMode::interrupt) == kInterruptIdlePolls);
     const Config set = parse_ok(
-        "[poll]\nidle_polls = 77\n[forward]\nlatency = false\n[[port]]\nname = \"p\"\n"
+        "[poll]\nidle_polls = 77\n[forward]\nlatency = true\n[[port]]\nname = \"p\"\n"
         "devargs = \"net_null0\"\n");
     CHECK(set.poll.idle_polls_for(PollMode::adaptive) == 77);
     CHECK(set.poll.idle_polls_for(PollMode::interrupt) == 77);
-    CHECK_FALSE(set.forward.latency);
+    CHECK(set.forward.latency);
 }
 
 TEST_CASE("poll: interrupt on a device of unknown driver is left to the start-up probe",
