@@ -29,11 +29,6 @@ constexpr unsigned kPublishEveryIdlePolls = 1024;
 // core until WorkerStats::publish.
 using PendingCounts = WorkerSnapshot;
 
-void publish(WorkerStats& s, PendingCounts& p) {
-    s.publish(p);
-    p = PendingCounts{};
-}
-
 void account(PendingCounts& p, const BurstOutcome& out) {
     p.rx_bytes += out.rx_bytes;
     p.tx_pkts += out.tx_pkts;
@@ -116,7 +111,7 @@ void poll_loop(WorkerContext& w) {
             // kPublishEveryIdlePolls, so a reader is not starved by a writer
             // rewriting the counter lines every few nanoseconds.
             if (p.polls != p.empty_polls || ++idle_since_publish == kPublishEveryIdlePolls) {
-                publish(w.stats, p);
+                w.stats.publish_and_clear(p);
                 idle_since_publish = 0;
                 busy_since_publish = 0;
             }
@@ -142,7 +137,7 @@ void poll_loop(WorkerContext& w) {
         }
         if (++busy_since_publish == kPublishEveryBursts) {
             busy_since_publish = 0;
-            publish(w.stats, p);
+            w.stats.publish_and_clear(p);
         }
     }
     flush_deferred_frees(w);
@@ -155,7 +150,7 @@ void poll_loop(WorkerContext& w) {
         rte_mempool_cache_flush(nullptr, w.pool);
     const uint64_t now = rte_rdtsc();
     (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;
-    publish(w.stats, p);
+    w.stats.publish_and_clear(p);
 }
 
 template <ForwardMode kMode>

@@ -51,11 +51,6 @@ void join_epoll(const WorkerContext& w, uint16_t q, int op) {
     rte_eth_dev_rx_intr_ctl_q(w.rx_port, q, RTE_EPOLL_PER_THREAD, op, nullptr);
 }
 
-void publish(WorkerStats& stats, WorkerSnapshot& pending) {
-    stats.publish(pending);
-    pending = WorkerSnapshot{};
-}
-
 uint64_t sleep_adaptive(const WorkerContext& w, IdleState& s) {
     s.sleep_us = s.sleep_us ? std::min(s.sleep_us * 2, w.max_sleep_us) : 1;
     const timespec ts{time_t(s.sleep_us / 1000000), long(s.sleep_us % 1000000) * 1000};
@@ -126,7 +121,7 @@ uint64_t idle_back_off(WorkerContext& w, IdleState& s, WorkerSnapshot& pending, 
             s.enabled = s.rearmed = true;
             return rte_rdtsc();  // the arming is idle time, not the next poll's
         }
-        publish(w.stats, pending);
+        w.stats.publish_and_clear(pending);
         const int events = wait_interrupt(s.recheck ? kRecheckWaitMs : kInterruptWaitMs);
         const uint64_t after = rte_rdtsc();
         s.recheck = events > 0;  // cleared by idle_leave when the packet shows
@@ -141,7 +136,7 @@ uint64_t idle_back_off(WorkerContext& w, IdleState& s, WorkerSnapshot& pending, 
         rte_pause();
         return rte_rdtsc();
     }
-    publish(w.stats, pending);
+    w.stats.publish_and_clear(pending);
     const uint64_t after = sleep_adaptive(w, s);
     pending.sleep_tsc += after - now;
     pending.wakeups++;

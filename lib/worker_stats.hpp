@@ -91,6 +91,13 @@ public:
         end_update();
     }
 
+    // Writer side: publishes the counts gathered since the last call and
+    // starts them again from zero.
+    void publish_and_clear(WorkerSnapshot& pending) {
+        publish(pending);
+        pending = WorkerSnapshot{};
+    }
+
     // Reader side, any thread.
     WorkerSnapshot read() const;
 

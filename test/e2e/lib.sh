@@ -21,5 +21,16 @@ summary() {
 json_get() { /usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
 E2E_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# demo_config OUT PREFIX IF_L IF_R [SED-ARGS...]: config/demo.toml for one
+# test run: its own file prefix and tap interfaces (devices net_tap_<iface>),
+# then any further sed expressions.
+demo_config() {
+  local out=$1 prefix=$2 if_l=$3 if_r=$4; shift 4
+  sed -e "s/^file_prefix = .*/file_prefix = \"$prefix\"/" \
+      -e "s/net_tap_demol,iface=pmd-demo-l/net_tap_$if_l,iface=$if_l/" \
+      -e "s/net_tap_demor,iface=pmd-demo-r/net_tap_$if_r,iface=$if_r/" \
+      "$@" "$E2E_ROOT/config/demo.toml" >"$out"
+}
 # shellcheck source=../../scripts/lib/netns.sh
 source "$E2E_ROOT/scripts/lib/netns.sh"

@@ -27,14 +27,11 @@ telemetry() { printf '%s\n' "$1" | "$TELEMETRY" -f "$PREFIX" 2>/dev/null | grep 
 received() { /usr/bin/python3 "$E2E_ROOT/test/e2e/netlog_check.py" "$WORK/received.jsonl" "$@"; }
 field() { sed -n "s/^$1=//p"; }
 
-sed -e "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" \
-    -e "s/net_tap_demol,iface=pmd-demo-l/net_tap_e2enl$ID,iface=$IF_L/" \
-    -e "s/net_tap_demor,iface=pmd-demo-r/net_tap_e2enr$ID,iface=$IF_R/" \
-    -e "s/^stats_log_interval_s = .*/stats_log_interval_s = 1/" \
-    -e "s/^src_ip = .*/src_ip = \"10.233.0.254\"/" \
-    -e "s/^dst_ip = .*/dst_ip = \"10.233.0.1\"/" \
-    -e "s/^dst_mac = .*/dst_mac = \"$MAC_L\"/" \
-    "$E2E_ROOT/config/demo.toml" >"$WORK/cfg.toml"
+demo_config "$WORK/cfg.toml" "$PREFIX" "$IF_L" "$IF_R" \
+  -e "s/^stats_log_interval_s = .*/stats_log_interval_s = 1/" \
+  -e "s/^src_ip = .*/src_ip = \"10.233.0.254\"/" \
+  -e "s/^dst_ip = .*/dst_ip = \"10.233.0.1\"/" \
+  -e "s/^dst_mac = .*/dst_mac = \"$MAC_L\"/"
 grep -q '^\[netlog\]' "$WORK/cfg.toml" && grep -q '^port = "left"' "$WORK/cfg.toml" ||
   { fail "config" "config/demo.toml has no [netlog] on port left"; summary; exit 1; }
 

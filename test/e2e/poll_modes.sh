@@ -22,11 +22,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-sed -e "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" \
-    -e "s/net_tap_demol,iface=pmd-demo-l\"/net_tap_e2epl$ID,iface=$IF_L\"\npoll = \"interrupt\"/" \
-    -e "s/net_tap_demor,iface=pmd-demo-r\"/net_tap_e2epr$ID,iface=$IF_R\"\npoll = \"adaptive\"/" \
-    -e "s/^enabled = true/enabled = false/" \
-    "$E2E_ROOT/config/demo.toml" >"$WORK/cfg.toml"
+demo_config "$WORK/cfg.toml" "$PREFIX" "$IF_L" "$IF_R" \
+  -e "/iface=$IF_L\"/a poll = \"interrupt\"" -e "/iface=$IF_R\"/a poll = \"adaptive\"" \
+  -e "s/^enabled = true/enabled = false/"
 
 # worker FIELD SIDE: one field of the worker polling the left or right port.
 worker() {

@@ -22,11 +22,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-sed -e "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" \
-    -e "s/net_tap_demol,iface=pmd-demo-l/net_tap_e2el$ID,iface=$IF_L/" \
-    -e "s/net_tap_demor,iface=pmd-demo-r/net_tap_e2er$ID,iface=$IF_R/" \
-    -e "s/^enabled = true/enabled = false/" \
-    "$E2E_ROOT/config/demo.toml" >"$WORK/cfg.toml"
+demo_config "$WORK/cfg.toml" "$PREFIX" "$IF_L" "$IF_R" -e "s/^enabled = true/enabled = false/"
 # The log channel's datagrams would land in the left namespace and upset the
 # exact counter comparisons below; test/e2e/netlog.sh covers it.
 if [[ $MODE == l2 ]]; then
