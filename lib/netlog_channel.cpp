@@ -128,17 +128,15 @@ rte_mbuf* NetlogChannel::take_buffer() {
 
 size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& text,
                                   uint64_t start, bool emergency) {
-    const NetlogFormat fmt = setup_.config.format;
-    const size_t total = for_each_datagram_of(rec, fmt, text.body, text.len,
-                                              [](const char*, size_t, const char*, size_t) {});
+    RecordDatagrams datagrams(rec, setup_.config.format, text.body, text.len);
+    const size_t total = datagrams.count();
     if (!emergency && setup_.config.rate_limit != 0 &&
         !bucket_.take(tsc_to_ns(start, ns_per_tsc_q32_), total)) {
         count(NetlogDrop::rate_limited, total);
         return 0;
     }
     size_t sent = 0;
-    for_each_datagram_of(rec, fmt, text.body, text.len, [&](const char* head, size_t head_len,
-                                                            const char* body, size_t body_len) {
+    datagrams.for_each([&](const char* head, size_t head_len, const char* body, size_t body_len) {
         const size_t len = head_len + body_len;
         rte_mbuf* m = take_buffer();
         if (!m) {

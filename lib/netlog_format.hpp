@@ -50,35 +50,56 @@ size_t format_ext_header(const NetlogRecord& rec, char* out, size_t cap);
 // ",ncfrag=<offset>/<total>;" into out; returns the length.
 size_t format_frag_field(size_t offset, size_t total, char* out, size_t cap);
 
-// The same over text escape_text has already produced (body, body_len): the
-// log channel escapes before it takes its lock.
+// The datagrams of one record over text escape_text has already produced
+// (the log channel escapes before it takes its lock). The extended head is
+// formatted once, for counting and for sending alike.
+class RecordDatagrams {
+public:
+    RecordDatagrams(const NetlogRecord& rec, NetlogFormat fmt, const char* body, size_t body_len);
+    // Without formatting anything when the record fits one datagram.
+    size_t count() const;
+    // Calls emit(head, head_len, body, body_len) per datagram; returns their number.
+    template <class Emit>
+    size_t for_each(Emit&& emit);
+
+private:
+    NetlogFormat fmt_;
+    const char* body_;
+    size_t body_len_;
+    size_t head_len_ = 0;  // the extended head without ';' or a fragment field
+    char head_[96];
+};
+
 template <class Emit>
-size_t for_each_datagram_of(const NetlogRecord& rec, NetlogFormat fmt, const char* body,
-                            size_t body_len, Emit&& emit) {
-    char head[96];
+size_t RecordDatagrams::for_each(Emit&& emit) {
     size_t sent = 0;
-    if (fmt == NetlogFormat::plain) {
-        for (size_t off = 0; off < body_len; off += kNetlogPayloadMax, ++sent) {
-            const size_t n = body_len - off < kNetlogPayloadMax ? body_len - off : kNetlogPayloadMax;
-            emit(head, size_t(0), body + off, n);
+    if (fmt_ == NetlogFormat::plain) {
+        for (size_t off = 0; off < body_len_; off += kNetlogPayloadMax, ++sent) {
+            const size_t n = body_len_ - off < kNetlogPayloadMax ? body_len_ - off : kNetlogPayloadMax;
+            emit(head_, size_t(0), body_ + off, n);
         }
         return sent;
     }
-    size_t head_len = format_ext_header(rec, head, sizeof(head));
-    if (head_len + 1 + body_len <= kNetlogPayloadMax) {
-        head[head_len++] = ';';
-        emit(head, head_len, body, body_len);
+    if (head_len_ + 1 + body_len_ <= kNetlogPayloadMax) {
+        head_[head_len_] = ';';
+        emit(head_, head_len_ + 1, body_, body_len_);
         return 1;
     }
-    for (size_t off = 0; off < body_len; ++sent) {
-        const size_t h =
-            head_len + format_frag_field(off, body_len, head + head_len, sizeof(head) - head_len);
+    for (size_t off = 0; off < body_len_; ++sent) {
+        const size_t h = head_len_ + format_frag_field(off, body_len_, head_ + head_len_,
+                                                       sizeof(head_) - head_len_);
         const size_t room = kNetlogPayloadMax - h;
-        const size_t n = body_len - off < room ? body_len - off : room;
-        emit(head, h, body + off, n);
+        const size_t n = body_len_ - off < room ? body_len_ - off : room;
+        emit(head_, h, body_ + off, n);
         off += n;
     }
     return sent;
+}
+
+template <class Emit>
+size_t for_each_datagram_of(const NetlogRecord& rec, NetlogFormat fmt, const char* body,
+                            size_t body_len, Emit&& emit) {
+    return RecordDatagrams(rec, fmt, body, body_len).for_each(emit);
 }
 
 template <class Emit>

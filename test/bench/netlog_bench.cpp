@@ -76,9 +76,11 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
     uint64_t next_refill = rte_rdtsc() + refill_every;
     for (unsigned i = 0; i < o.records; ++i) {
         NetlogRecord r;
-        r.seq = i;
+        // As on an appliance up for a day that has logged a million records:
+        // the head's numbers have their real widths.
+        r.seq = 1000000 + i;
         r.level = 4;
-        r.timestamp_us = i;
+        r.timestamp_us = 86400000000 + uint64_t(i) * o.gap_us;
         r.text = text;
         const uint64_t t0 = rte_rdtsc();
         ch.value()->send(r);

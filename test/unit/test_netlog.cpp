@@ -351,13 +351,47 @@ TEST_CASE("netlog format: the word-at-a-time escape agrees with the byte rule", 
         }
         return out + "\n";
     };
+    // 19: one 16-byte block and a byte tail; 27: a block, a word and a tail;
+    // 40: two blocks and a word.
+    for (const size_t len : {size_t(19), size_t(27), size_t(40)})
+        for (const auto f : {NetlogFormat::extended, NetlogFormat::plain})
+            for (int byte = 0; byte < 256; ++byte)
+                for (size_t pos = 0; pos < len; ++pos) {
+                    std::string text(len, 'a');
+                    text[pos] = char(byte);
+                    char out[256];
+                    const size_t n = escape_text(text, out, sizeof(out), f);
+                    REQUIRE(std::string(out, n) == reference(text, f));
+                }
+}
+
+TEST_CASE("netlog format: the head is formatted once; counting agrees with sending",
+          "[netlog]") {
+    // Every digit count, including the extremes of each field.
+    for (const uint64_t v : {uint64_t(0), uint64_t(9), uint64_t(10), uint64_t(99), uint64_t(100),
+                             uint64_t(12345678901), UINT64_MAX}) {
+        NetlogRecord r = rec("x", v);
+        r.timestamp_us = v;
+        const auto d = datagrams(r, NetlogFormat::extended);
+        REQUIRE(d.size() == 1);
+        CHECK(d[0] == "6," + std::to_string(v) + "," + std::to_string(v) + ",-;x\n");
+    }
+    // Around every place the datagram count changes, in both formats.
     for (const auto f : {NetlogFormat::extended, NetlogFormat::plain})
-        for (int byte = 0; byte < 256; ++byte)
-            for (size_t pos = 0; pos < 19; ++pos) {
-                std::string text(19, 'a');
-                text[pos] = char(byte);
-                char out[256];
-                const size_t n = escape_text(text, out, sizeof(out), f);
-                REQUIRE(std::string(out, n) == reference(text, f));
-            }
+        for (size_t len = 1; len < 3 * kNetlogPayloadMax + 100; ++len) {
+            const std::string text(len, 'a');
+            char body[4 * kNetlogPayloadMax];
+            const size_t body_len = escape_text(text, body, sizeof(body), f);
+            const NetlogRecord r = rec(text, 18446744073709551615u);
+            RecordDatagrams dg(r, f, body, body_len);
+            const size_t counted = dg.count();
+            size_t emitted = 0, bytes = 0;
+            CHECK(dg.for_each([&](const char*, size_t hl, const char*, size_t bl) {
+                ++emitted;
+                bytes += bl;
+                REQUIRE(hl + bl <= kNetlogPayloadMax);
+            }) == counted);
+            REQUIRE(emitted == counted);
+            REQUIRE(bytes == body_len);
+        }
 }
