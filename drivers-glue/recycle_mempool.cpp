@@ -17,6 +17,8 @@
 #include <new>
 #include <string>
 
+#include "mempool_color.hpp"
+
 namespace pmdfwd {
 
 namespace {
@@ -55,6 +57,7 @@ struct Recycler {
     unsigned defer_ring_count = 0;
     uint32_t defer_age = 0;  // objects left in each defer ring to age (half its size)
     uint32_t dpdk_cache = 0;  // the size of DPDK's lcore caches in front
+    bool color = true;        // objects cache-coloured when populated
     std::atomic<uint64_t> overflow{0};
 
     // The owner's store: a LIFO that holds the whole pool, so the owner never
@@ -65,6 +68,7 @@ struct Recycler {
 
 struct RecycleParams {
     unsigned owner_lcore = 0;
+    bool color = true;
 };
 
 void add(const Slot& s, std::atomic<uint64_t>& c, uint64_t n) {
@@ -285,6 +289,7 @@ int recycle_alloc(rte_mempool* mp) {
     r->owner = params->owner_lcore;
     r->size = mp->size;
     r->dpdk_cache = mp->cache_size;
+    r->color = params->color;
     r->store = static_cast<void**>(
         rte_zmalloc_socket("pmdfwd_store", sizeof(void*) * mp->size, RTE_CACHE_LINE_SIZE, socket));
     r->shared = make_ring(mp->size, 0, socket);  // multi-producer, multi-consumer
@@ -319,6 +324,12 @@ void recycle_free(rte_mempool* mp) {
     mp->pool_data = nullptr;
 }
 
+int recycle_populate(rte_mempool* mp, unsigned max_objs, void* vaddr, rte_iova_t iova, size_t len,
+                     rte_mempool_populate_obj_cb_t* obj_cb, void* obj_cb_arg) {
+    return populate_objects(mp, recycler(mp).color, max_objs, vaddr, iova, len, obj_cb,
+                            obj_cb_arg);
+}
+
 const rte_mempool_ops kRecycleOps = {
     .name = "pmdfwd_recycle",
     .alloc = recycle_alloc,
@@ -327,7 +338,7 @@ const rte_mempool_ops kRecycleOps = {
     .dequeue = recycle_dequeue,
     .get_count = recycle_get_count,
     .calc_mem_size = nullptr,
-    .populate = nullptr,
+    .populate = recycle_populate,
     .get_info = nullptr,
     .dequeue_contig_blocks = nullptr,
 };
@@ -347,7 +358,7 @@ RecycleCounts read_slot(const Slot& s) {
 
 Result<rte_mempool*> create_recycle_pktmbuf_pool(const char* name, uint32_t mbufs,
                                                  uint32_t dpdk_cache, uint16_t data_room,
-                                                 int socket, unsigned owner_lcore) {
+                                                 int socket, unsigned owner_lcore, bool color) {
     const std::string who = std::string("pool '") + name + "'";
     rte_pktmbuf_pool_private priv{};
     priv.mbuf_data_room_size = data_room;
@@ -361,7 +372,7 @@ Result<rte_mempool*> create_recycle_pktmbuf_pool(const char* name, uint32_t mbuf
                           -err);
     }
     // The params are read once, by recycle_alloc during the first populate.
-    RecycleParams params{owner_lcore};
+    RecycleParams params{owner_lcore, color};
     int rc = rte_mempool_set_ops_byname(mp, kRecycleOpsName, &params);
     if (rc == 0) {
         rte_pktmbuf_pool_init(mp, &priv);

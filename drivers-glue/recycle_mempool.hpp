@@ -27,10 +27,12 @@ constexpr uint32_t kDeferBatch = 64;
 
 // A pktmbuf pool on the recycle ops, owned by owner_lcore. dpdk_cache is
 // DPDK's own per-lcore cache in front of the driver (0: every get and put
-// reaches the driver, so every figure above is exact).
+// reaches the driver, so every figure above is exact). color: objects
+// cache-coloured within their pages (mempool_color.hpp).
 Result<rte_mempool*> create_recycle_pktmbuf_pool(const char* name, uint32_t mbufs,
                                                  uint32_t dpdk_cache, uint16_t data_room,
-                                                 int socket, unsigned owner_lcore);
+                                                 int socket, unsigned owner_lcore,
+                                                 bool color = true);
 
 bool is_recycle_pool(const rte_mempool* mp);
 unsigned recycle_owner(const rte_mempool* mp);

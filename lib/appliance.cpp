@@ -51,7 +51,7 @@ Status Appliance::build(const std::string& pool_prefix) {
             if (w.rx_port == p && w.poll == PollMode::interrupt) setup.rx_interrupts = true;
         setup.make_spare_pool = [&, p](uint32_t mbufs) -> Result<rte_mempool*> {
             auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), mbufs, 0,
-                                      cfg_.pool.data_room, SOCKET_ID_ANY);
+                                      cfg_.pool.data_room, SOCKET_ID_ANY, cfg_.pool.color);
             if (!spare) return spare.error();
             pools_.push_back(std::move(spare.value()));
             return pools_.back()->mempool();
@@ -125,7 +125,8 @@ Status Appliance::create_pools(const std::string& pool_prefix) {
     const PoolConfig& pc = cfg_.pool;
     if (pc.model == PoolModel::shared) {
         const int socket = int(rte_lcore_to_socket_id(plan_.workers.front().lcore));
-        auto pool = Pool::create(pool_prefix + "_shared", pc.mbufs, pc.cache, pc.data_room, socket);
+        auto pool = Pool::create(pool_prefix + "_shared", pc.mbufs, pc.cache, pc.data_room, socket,
+                                 pc.color);
         if (!pool) return pool.error();
         pools_.push_back(std::move(pool.value()));
         worker_pool_.assign(plan_.workers.size(), pools_.back()->mempool());
@@ -136,8 +137,8 @@ Status Appliance::create_pools(const std::string& pool_prefix) {
         const int socket = int(rte_lcore_to_socket_id(w.lcore));
         auto pool = pc.model == PoolModel::recycle
                         ? Pool::create_recycle(name, pc.mbufs, pc.cache, pc.data_room, socket,
-                                               w.lcore)
-                        : Pool::create(name, pc.mbufs, pc.cache, pc.data_room, socket);
+                                               w.lcore, pc.color)
+                        : Pool::create(name, pc.mbufs, pc.cache, pc.data_room, socket, pc.color);
         if (!pool) return pool.error();
         pools_.push_back(std::move(pool.value()));
         worker_pool_.push_back(pools_.back()->mempool());

@@ -117,6 +117,7 @@ struct PoolConfig {
     uint32_t mbufs = 8192;  // per pool: per worker, or the one pool of model "shared"
     uint32_t cache = 256;
     uint16_t data_room = 2176;  // includes RTE_PKTMBUF_HEADROOM
+    bool color = true;          // cache-colour mbufs within their pages
     SourceLoc loc;              // the [pool] table, for sizing errors
 };
 

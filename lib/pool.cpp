@@ -6,17 +6,21 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "mempool_color.hpp"
 #include "recycle_mempool.hpp"
 
 namespace pmdfwd {
 
 Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbufs,
-                                           uint32_t cache, uint16_t data_room, int socket) {
-    rte_mempool* mp = rte_pktmbuf_pool_create(name.c_str(), mbufs, cache, 0, data_room, socket);
+                                           uint32_t cache, uint16_t data_room, int socket,
+                                           bool color) {
+    rte_mempool* mp =
+        color ? create_colored_pktmbuf_pool(name.c_str(), mbufs, cache, data_room, socket)
+              : rte_pktmbuf_pool_create(name.c_str(), mbufs, cache, 0, data_room, socket);
     if (!mp) {
         const int err = rte_errno;
-        return make_error("pool '" + name + "': rte_pktmbuf_pool_create(" + std::to_string(mbufs) +
-                              " mbufs) failed: " + rte_strerror(err) +
+        return make_error("pool '" + name + "': creating " + std::to_string(mbufs) +
+                              " mbufs failed: " + rte_strerror(err) +
                               (err == ENOMEM ? " (raise eal.memory_mb or lower pool.mbufs)" : ""),
                           -err);
     }
@@ -25,9 +29,9 @@ Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbu
 
 Result<std::unique_ptr<Pool>> Pool::create_recycle(const std::string& name, uint32_t mbufs,
                                                    uint32_t cache, uint16_t data_room, int socket,
-                                                   unsigned owner_lcore) {
+                                                   unsigned owner_lcore, bool color) {
     auto mp = create_recycle_pktmbuf_pool(name.c_str(), mbufs, cache, data_room, socket,
-                                          owner_lcore);
+                                          owner_lcore, color);
     if (!mp) return mp.error();
     return std::unique_ptr<Pool>(new Pool(mp.value(), name));
 }

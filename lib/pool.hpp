@@ -23,12 +23,15 @@ struct PoolAudit {
 class Pool {
 public:
     // Stock: the default mempool ops (ring_mp_mc) behind DPDK's lcore caches.
+    // color: objects cache-coloured within their pages (mempool_color.hpp).
     static Result<std::unique_ptr<Pool>> create(const std::string& name, uint32_t mbufs,
-                                                uint32_t cache, uint16_t data_room, int socket);
+                                                uint32_t cache, uint16_t data_room, int socket,
+                                                bool color = true);
     // The pmdfwd_recycle driver, owned by owner_lcore.
     static Result<std::unique_ptr<Pool>> create_recycle(const std::string& name, uint32_t mbufs,
                                                         uint32_t cache, uint16_t data_room,
-                                                        int socket, unsigned owner_lcore);
+                                                        int socket, unsigned owner_lcore,
+                                                        bool color = true);
     ~Pool();
     Pool(const Pool&) = delete;
     Pool& operator=(const Pool&) = delete;

@@ -31,38 +31,39 @@ struct HandoffIn {
     uint16_t queue = 0;
 };
 
+// Laid out by how often the loop reads a field, not by topic: everything a
+// poll reads sits in the first two cache lines (one page), the arrays that
+// are read only when their counts say so come last. Without hugepages every
+// page a poll touches can cost a TLB miss.
 struct alignas(64) WorkerContext {
-    // Read-only after launch.
-    unsigned id = 0;
-    unsigned lcore = 0;
+    // Read-only after launch; read on every poll.
+    const std::atomic<bool>* stop = nullptr;  // written once by the main lcore
+    rte_ring* handoff_out = nullptr;  // set: tx_queue belongs to another worker; hand off
     uint16_t rx_port = 0;
     uint16_t rx_queue = 0;
     uint16_t tx_port = 0;
     uint16_t tx_queue = 0;
-    bool has_tx = false;
-    rte_ring* handoff_out = nullptr;  // set: tx_queue belongs to another worker; hand off
+    uint16_t burst = 32;
+    uint16_t tx_retries = 0;
     // Rx queues a PMD quirk added to rx_port (net_tap pairs them with TX
     // queues); the kernel may steer a flow to any of them, so they are
     // polled too, by the worker of the port's rx queue 0.
     uint16_t spare_rx_first = 0;
     uint16_t spare_rx_count = 0;
-    unsigned handoff_in_count = 0;
-    HandoffIn handoff_in[kMaxWorkers];  // bursts other workers hand to this one
+    unsigned handoff_in_count = 0;   // entries of handoff_in
+    unsigned defer_flush_count = 0;  // entries of defer_flush
+    bool has_tx = false;
+    bool latency = true;  // keep the residence histogram
+    ForwardMode mode = ForwardMode::patch;
+    L2Header l2_header;
+    uint64_t idle_polls = UINT64_MAX;  // empty polls in a row before backing off (busy: never)
+    // Read-only after launch; read at start, stop and in the idle back-off.
+    PollMode poll = PollMode::busy;
+    uint32_t max_sleep_us = 0;  // adaptive: longest single sleep
+    unsigned id = 0;
+    unsigned lcore = 0;
     rte_mempool* pool = nullptr;  // its rx queue's pool
     bool pool_recycles = false;
-    // Recycle pools of other workers: frees of their mbufs on this lcore are
-    // pushed back to them at the end of every loop iteration.
-    unsigned defer_flush_count = 0;
-    DeferFlush defer_flush[kMaxWorkers];
-    ForwardMode mode = ForwardMode::patch;
-    uint16_t burst = 32;
-    uint16_t tx_retries = 0;
-    L2Header l2_header;
-    PollMode poll = PollMode::busy;
-    uint64_t idle_polls = UINT64_MAX;  // empty polls in a row before backing off (busy: never)
-    uint32_t max_sleep_us = 0;         // adaptive: longest single sleep
-    bool latency = true;               // keep the residence histogram
-    const std::atomic<bool>* stop = nullptr;  // written once by the main lcore
 
     // Written only by the worker.
     WorkerStats stats;
@@ -73,6 +74,12 @@ struct alignas(64) WorkerContext {
     // Per packet received: the time from its rx burst to the end of that
     // burst's transmit, in TSC cycles.
     alignas(64) TscHistogram residence;
+
+    // Read-only after launch; read only when their counts are not zero.
+    HandoffIn handoff_in[kMaxWorkers];  // bursts other workers hand to this one
+    // Recycle pools of other workers: frees of their mbufs on this lcore are
+    // pushed back to them at the end of every loop iteration.
+    DeferFlush defer_flush[kMaxWorkers];
 };
 
 // rte_lcore_function_t entry: arg is a WorkerContext*. Returns 0 after *stop.

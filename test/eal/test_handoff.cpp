@@ -125,7 +125,7 @@ TEST_CASE("every pool model and tx setting forwards and leaves its pools full", 
                     CHECK(w.rx_pkts + w.handoff_in == w.tx_pkts + w.total_drops() + w.handoff_out);
                 const Record pool = rig.app->pool(0);
                 CHECK(field(pool, "ops") ==
-                      (model == PoolModel::recycle ? "pmdfwd_recycle" : "ring_mp_mc"));
+                      (model == PoolModel::recycle ? "pmdfwd_recycle" : "ring_mp_mc_colored"));
                 if (model == PoolModel::recycle) CHECK(field(pool, "owner_lcore") == "1");
                 const auto report = rig.app->shutdown();
                 CHECK(report.pools_full());

@@ -101,6 +101,7 @@ TEST_CASE("config: a minimal config gets every default", "[config]") {
     CHECK(cfg.pool.mbufs == 8192);
     CHECK(cfg.pool.cache == 256);
     CHECK(cfg.pool.data_room == 2176);
+    CHECK(cfg.pool.color);
     CHECK(cfg.control.telemetry);
     CHECK(cfg.control.stats_log_interval_s == 0);
     CHECK(cfg.log.level == "info");
@@ -140,6 +141,7 @@ next_hop_mac = { wan = "02:00:00:00:00:0A", lan = "02-00-00-00-00-0b" }
 mbufs = 65536
 cache = 512
 data_room = 9344
+color = false
 
 [control]
 telemetry = false
@@ -183,6 +185,7 @@ file = "/var/log/pmdfwd.log"
     CHECK(cfg.pool.mbufs == 65536);
     CHECK(cfg.pool.cache == 512);
     CHECK(cfg.pool.data_room == 9344);
+    CHECK_FALSE(cfg.pool.color);
     CHECK(cfg.pool.loc.line == 29);
     CHECK_FALSE(cfg.control.telemetry);
     CHECK(cfg.control.stats_log_interval_s == 10);

@@ -1,0 +1,115 @@
+// Cache colouring of mbuf pools: without hugepages (as these tests run) every
+// object stays within one 4 KB page, but the objects' page offsets differ, so
+// the same line of neighbouring mbufs does not share an L1 set; with colour
+// off, DPDK's own placement puts them all at one offset.
+#include <rte_mbuf.h>
+#include <rte_mbuf_pool_ops.h>
+#include <rte_mempool.h>
+
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "mempool_color.hpp"
+#include "pool.hpp"
+#include "recycle_mempool.hpp"
+
+using namespace pmdfwd;
+
+namespace {
+
+constexpr uintptr_t kPage = 4096;
+
+struct Layout {
+    std::set<uintptr_t> offsets;  // page offsets of the objects' headers
+    unsigned objects = 0;
+    unsigned crossing = 0;  // objects whose bytes span two pages
+};
+
+Layout layout_of(rte_mempool* mp) {
+    Layout l;
+    rte_mempool_obj_iter(
+        mp,
+        [](rte_mempool* m, void* arg, void* obj, unsigned) {
+            auto& out = *static_cast<Layout*>(arg);
+            const auto first = uintptr_t(obj) - m->header_size;
+            const auto last = uintptr_t(obj) + m->elt_size + m->trailer_size - 1;
+            out.objects++;
+            out.crossing += first / kPage != last / kPage;
+            out.offsets.insert(first % kPage);
+        },
+        &l);
+    return l;
+}
+
+// Every object can be taken and given back, and the audit sees them all.
+void check_usable(const Pool& pool) {
+    rte_mempool* mp = pool.mempool();
+    std::vector<rte_mbuf*> all(mp->size);
+    REQUIRE(rte_pktmbuf_alloc_bulk(mp, all.data(), unsigned(all.size())) == 0);
+    for (rte_mbuf* m : all) {
+        REQUIRE(m->buf_len == 2176);
+        rte_pktmbuf_mtod(m, uint8_t*)[0] = 0xab;  // the data room is writable
+    }
+    CHECK(pool.audit().missing() == int64_t(mp->size));
+    rte_pktmbuf_free_bulk(all.data(), unsigned(all.size()));
+    CHECK(pool.audit().missing() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("colour count: the cache lines of slack a page leaves", "[pool][color]") {
+    // A default mbuf: 64-byte header + 128-byte mbuf + 2176 bytes of data.
+    CHECK(color_count(4096, 2368) == 28);  // 1728 bytes of slack: offsets 0 ... 27 lines
+    CHECK(color_count(4096, 1024) == 1);   // four fill the page exactly
+    CHECK(color_count(4096, 4096) == 1);
+    CHECK(color_count(4096, 9000) == 1);   // larger than a page: no page limit applies
+    CHECK(color_count(0, 2368) == 1);      // objects may cross pages: nothing to colour
+    CHECK(color_count(2u << 20, 2368) == 24);
+}
+
+TEST_CASE("stock and recycle pools: coloured objects never cross a page", "[pool][color]") {
+    for (const bool recycle : {false, true}) {
+        INFO((recycle ? "recycle" : "stock"));
+        auto pool = recycle ? Pool::create_recycle("color_rc", 1024, 32, 2176,
+                                                   SOCKET_ID_ANY, rte_lcore_id(), true)
+                            : Pool::create("color_stock", 1024, 32, 2176, SOCKET_ID_ANY, true);
+        REQUIRE(pool.ok());
+        rte_mempool* mp = pool.value()->mempool();
+        const Layout l = layout_of(mp);
+        CHECK(l.objects == 1024);
+        CHECK(l.crossing == 0);
+        // One object per page, as without colour, and every colour in use.
+        CHECK(mp->populated_size == 1024);
+        CHECK(l.offsets.size() == 28);
+        for (const uintptr_t off : l.offsets) CHECK(off % RTE_CACHE_LINE_SIZE == 0);
+        check_usable(*pool.value());
+    }
+}
+
+TEST_CASE("colour off: DPDK's placement, one page offset for all", "[pool][color]") {
+    for (const bool recycle : {false, true}) {
+        INFO((recycle ? "recycle" : "stock"));
+        auto pool = recycle ? Pool::create_recycle("nocolor_rc", 1024, 32, 2176, SOCKET_ID_ANY,
+                                                   rte_lcore_id(), false)
+                            : Pool::create("nocolor_stock", 1024, 32, 2176, SOCKET_ID_ANY, false);
+        REQUIRE(pool.ok());
+        const Layout l = layout_of(pool.value()->mempool());
+        CHECK(l.objects == 1024);
+        CHECK(l.crossing == 0);
+        CHECK(l.offsets.size() == 1);
+        check_usable(*pool.value());
+    }
+}
+
+TEST_CASE("the coloured ops are registered once and keep the stock ops' name", "[pool][color]") {
+    auto a = Pool::create("color_once_a", 512, 0, 2176, SOCKET_ID_ANY, true);
+    auto b = Pool::create("color_once_b", 512, 0, 2176, SOCKET_ID_ANY, true);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    const rte_mempool* ma = a.value()->mempool();
+    CHECK(ma->ops_index == b.value()->mempool()->ops_index);
+    CHECK(std::string(rte_mempool_get_ops(ma->ops_index)->name) ==
+          std::string(rte_mbuf_best_mempool_ops()) + "_colored");
+}
