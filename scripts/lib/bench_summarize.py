@@ -10,7 +10,9 @@ import sys
 
 TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2fwd", 1.1),
            # Over 2%, the residence histogram has to be a switch ([forward] latency).
-           "latency": ("latency on", "latency off", 0.98)}
+           "latency": ("latency on", "latency off", 0.98),
+           # Cache-coloured pools ([pool] color) must never cost anything.
+           "color": ("colour on", "colour off", 0.98)}
 # Handoff: the pool models, then the ratios printed (numerator, denominator).
 HANDOFF_PEERS = ["ho-recycle", "ho-shared", "ho-stock", "same-recycle"]
 HANDOFF_RATIOS = [("ho-recycle", "ho-shared"), ("ho-recycle", "ho-stock"),
