@@ -28,31 +28,42 @@ uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n) {
 }
 
 // One pass: counts bytes, drops runts (freed, counted), writes the 12-byte
-// MAC header into the rest and compacts them to the front. The header lives
-// in registers and the counts in locals, because the frame stores could alias
-// anything reached through a pointer and force reloads.
+// MAC header into the rest. The header lives in registers and the counts in
+// locals, because the frame stores could alias anything reached through a
+// pointer and force reloads. Until the first runt nothing moves in pkts; from
+// there the rest are compacted to the front.
 uint16_t rewrite_l2(const L2Header& hdr, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
     uint64_t dst_src_lo;
     uint32_t dst_src_hi;
     std::memcpy(&dst_src_lo, hdr.dst_src.data(), 8);
     std::memcpy(&dst_src_hi, hdr.dst_src.data() + 8, 4);
     uint64_t rx_bytes = 0, runt_bytes = 0, runts = 0;
-    uint16_t kept = 0;
-    for (uint16_t i = 0; i < n; ++i) {
+    // Rewrites pkts[i]; false for a runt, which it leaves alone.
+    const auto rewrite = [&](uint16_t i) {
         if (i + kPrefetchAhead < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
         rte_mbuf* m = pkts[i];
         const uint32_t len = rte_pktmbuf_pkt_len(m);
         rx_bytes += len;
-        if (unlikely(rte_pktmbuf_data_len(m) < kEtherHeaderLen)) {
-            runts++;
-            runt_bytes += len;
-            rte_pktmbuf_free(m);
-            continue;
-        }
+        if (unlikely(rte_pktmbuf_data_len(m) < kEtherHeaderLen)) return false;
         auto* frame = rte_pktmbuf_mtod(m, uint8_t*);
         std::memcpy(frame, &dst_src_lo, 8);
         std::memcpy(frame + 8, &dst_src_hi, 4);
-        pkts[kept++] = m;
+        return true;
+    };
+    const auto drop = [&](rte_mbuf* m) {
+        runts++;
+        runt_bytes += rte_pktmbuf_pkt_len(m);
+        rte_pktmbuf_free(m);
+    };
+    uint16_t i = 0;
+    while (i < n && rewrite(i)) ++i;
+    uint16_t kept = i;
+    if (i < n) drop(pkts[i++]);  // the first runt
+    for (; i < n; ++i) {
+        if (rewrite(i))
+            pkts[kept++] = pkts[i];
+        else
+            drop(pkts[i]);
     }
     out.rx_bytes = rx_bytes;
     out.tx_bytes = rx_bytes - runt_bytes;

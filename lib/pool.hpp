@@ -22,7 +22,8 @@ struct PoolAudit {
 
 class Pool {
 public:
-    // Stock: the default mempool ops (ring_mp_mc) behind DPDK's lcore caches.
+    // Stock: the default mempool ops (ring_mp_mc) behind DPDK's lcore caches,
+    // with coloured placement unless color is false.
     // color: objects cache-coloured within their pages (mempool_color.hpp).
     static Result<std::unique_ptr<Pool>> create(const std::string& name, uint32_t mbufs,
                                                 uint32_t cache, uint16_t data_room, int socket,

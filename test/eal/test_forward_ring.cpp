@@ -1,6 +1,8 @@
 // Forwarding on net_ring ports in-process: frames injected on one port come
 // out of its pair unchanged (patch) or with rewritten MACs (l2); counters,
 // drop reasons and the pool audit match what was sent.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "ring_ports.hpp"
@@ -137,6 +139,29 @@ TEST_CASE("l2 mode drops runts by name and forwards the rest of the burst", "[fo
     CHECK(s.drops[size_t(DropReason::runt)] == 2);
     CHECK(s.tx_pkts == 3);
     CHECK(s.tx_bytes == 64 + 64 + 14);
+    check_identity(s);
+    CHECK(rig.app->shutdown().pools_full());
+}
+
+TEST_CASE("l2 mode: runts first and last in a burst leave the rest in order",
+          "[forward][l2]") {
+    Rig rig(ForwardMode::l2);
+    std::vector<std::vector<uint8_t>> mixed = {make_frame(0, 13), make_frame(1, 64),
+                                               make_frame(2, 64), make_frame(3, 100),
+                                               make_frame(4, 1)};
+    rig.inject_a(mixed);
+    const auto got = collect(rig.b.tx, 3);
+    REQUIRE(got.size() == 3);
+    // Frames 1, 2, 3 after the rewrite: everything past the MAC header as sent.
+    for (size_t k = 0; k < 3; ++k) {
+        REQUIRE(got[k].size() == mixed[k + 1].size());
+        CHECK(std::equal(got[k].begin() + 12, got[k].end(), mixed[k + 1].begin() + 12));
+    }
+    REQUIRE(wait_rx(*rig.app, 0, mixed.size()));
+    const auto s = rig.app->worker_snapshot(0);
+    CHECK(s.drops[size_t(DropReason::runt)] == 2);
+    CHECK(s.tx_bytes == 64 + 64 + 100);
+    CHECK(s.rx_bytes == 13 + 64 + 64 + 100 + 1);
     check_identity(s);
     CHECK(rig.app->shutdown().pools_full());
 }
