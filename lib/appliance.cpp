@@ -66,7 +66,7 @@ Status Appliance::build(const std::string& pool_prefix) {
     // every free buffer is reachable by the pools' owners.
     for (const auto& pool : pools_) rte_mempool_cache_flush(nullptr, pool->mempool());
     if (auto st = create_handoff_rings(pool_prefix); !st) return st;
-    wire_workers();
+    if (auto st = wire_workers(); !st) return st;
     last_alloc_empty_.assign(data_pool_count_, 0);
     last_rx_nombuf_.assign(ports_.size(), 0);
     last_pool_warning_.assign(data_pool_count_, {});
@@ -167,9 +167,12 @@ Status Appliance::create_handoff_rings(const std::string& prefix) {
     return Ok{};
 }
 
-void Appliance::wire_workers() {
+Status Appliance::wire_workers() {
     for (const auto& wp : plan_.workers) {
-        auto w = std::make_unique<WorkerContext>();
+        auto w = make_worker_context(wp.lcore);
+        if (!w)
+            return make_error("worker " + std::to_string(wp.id) +
+                              ": no EAL memory left for its context; raise eal.memory_mb");
         w->id = wp.id;
         w->lcore = wp.lcore;
         w->rx_port = ports_[wp.rx_port]->id();
@@ -210,6 +213,7 @@ void Appliance::wire_workers() {
         w->stop = &stop_workers_;
         workers_.push_back(std::move(w));
     }
+    return Ok{};
 }
 
 // The log channel: its own pool (never a data path's), its own TX queue on

@@ -80,7 +80,7 @@ private:
     Status resolve_plan();
     Status create_pools(const std::string& pool_prefix);
     Status create_handoff_rings(const std::string& prefix);
-    void wire_workers();
+    Status wire_workers();
     uint64_t drain_handoff_rings();
     Status create_netlog(const std::string& pool_prefix);
     void watch_pools();
@@ -101,7 +101,7 @@ private:
     std::vector<std::chrono::steady_clock::time_point> last_port_warning_;
     std::vector<PortLimits> limits_;  // probed at start
     std::vector<std::unique_ptr<Port>> ports_;
-    std::vector<std::unique_ptr<WorkerContext>> workers_;
+    std::vector<WorkerContextPtr> workers_;
     std::vector<bool> launched_;
     bool shut_down_ = false;
 

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 struct rte_ring;
 
@@ -81,6 +82,17 @@ struct alignas(64) WorkerContext {
     // pushed back to them at the end of every loop iteration.
     DeferFlush defer_flush[kMaxWorkers];
 };
+
+struct WorkerContextFree {
+    void operator()(WorkerContext* w) const;
+};
+using WorkerContextPtr = std::unique_ptr<WorkerContext, WorkerContextFree>;
+
+// A context in EAL memory on the lcore's NUMA socket (hugepage-backed when
+// the EAL has hugepages), since the worker reads it on every poll and writes
+// its counters; another socket's memory when that one has none left; null
+// when there is none at all.
+WorkerContextPtr make_worker_context(unsigned lcore);
 
 // rte_lcore_function_t entry: arg is a WorkerContext*. Returns 0 after *stop.
 int worker_main(void* arg);
