@@ -1,12 +1,13 @@
 // Cache colouring of mempool objects, as the slab allocator colours its
 // slabs. Where objects may not cross a page (IOVA-contiguous objects on
-// 4 KB pages, the --no-huge case) DPDK puts one 2304-byte mbuf on each page,
-// every one at the same page offset, so the same line of every mbuf (the
-// header, the frame's first bytes) falls in the same L1 set: a burst of 32
-// fights over 8 or 12 ways and misses on nearly every access. Starting each
-// page's first object one more cache line into the page's slack spreads the
-// mbufs over up to 27 set offsets; no object crosses a page and no page holds
-// fewer objects than before.
+// 4 KB pages, the --no-huge case) DPDK puts one 2368-byte mbuf (with its
+// mempool header) on each page, every one at the same page offset, so the
+// same line of every mbuf (the header, the frame's first bytes) falls in the
+// same L1 set: a burst of 32 fights over 8 or 12 ways and misses on nearly
+// every access. Starting each page's first object a number of cache lines
+// into the page's slack that follows the page number spreads the mbufs over
+// up to 28 page offsets (a default mbuf on a 4 KB page); no object crosses a
+// page and no page holds fewer objects than before.
 #pragma once
 
 #include <rte_mempool.h>
