@@ -49,6 +49,26 @@ int populate_objects(rte_mempool* mp, bool colored, unsigned max_objs, void* vad
     return int(i);
 }
 
+ssize_t calc_mem_size_for(const rte_mempool* mp, bool colored, uint32_t obj_num,
+                          uint32_t pg_shift, size_t* min_chunk_size, size_t* align) {
+    const size_t total = mp->header_size + mp->elt_size + mp->trailer_size;
+    const size_t pg_sz = pg_shift == 0 ? 0 : size_t(1) << pg_shift;
+    const unsigned colors = colored ? color_count(pg_sz, total) : 1;
+    if (colors == 1 || obj_num == 0)
+        return rte_mempool_op_calc_mem_size_default(mp, obj_num, pg_shift, min_chunk_size, align);
+    const size_t per_page = pg_sz / total;
+    const size_t pages = (obj_num + per_page - 1) / per_page;
+    const size_t in_last = obj_num - (pages - 1) * per_page;
+    *min_chunk_size = pg_sz;  // any chunk holds a whole page
+    *align = pg_sz;
+    return ssize_t((pages - 1) * pg_sz + (colors - 1) * RTE_CACHE_LINE_SIZE + in_last * total);
+}
+
+ssize_t calc_mem_size_colored(const rte_mempool* mp, uint32_t obj_num, uint32_t pg_shift,
+                              size_t* min_chunk_size, size_t* align) {
+    return calc_mem_size_for(mp, true, obj_num, pg_shift, min_chunk_size, align);
+}
+
 int populate_colored(rte_mempool* mp, unsigned max_objs, void* vaddr, rte_iova_t iova, size_t len,
                      rte_mempool_populate_obj_cb_t* obj_cb, void* obj_cb_arg) {
     return populate_objects(mp, true, max_objs, vaddr, iova, len, obj_cb, obj_cb_arg);
@@ -70,12 +90,15 @@ int colored_ops_index(const char* base) {
         if (std::strcmp(rte_mempool_ops_table.ops[k].name, base) == 0)
             found = &rte_mempool_ops_table.ops[k];
     }
-    // A driver with its own placement (bucket's blocks, hardware pools) keeps it.
-    if (index < 0 && found && found->populate != nullptr) index = int(found - rte_mempool_ops_table.ops);
+    // A driver with its own placement or sizing (bucket's blocks, hardware
+    // pools) keeps them.
+    if (index < 0 && found && (found->populate != nullptr || found->calc_mem_size != nullptr))
+        index = int(found - rte_mempool_ops_table.ops);
     if (index < 0 && found) {
         rte_mempool_ops ops = *found;
         std::memcpy(ops.name, name, sizeof(ops.name));
         ops.populate = populate_colored;
+        ops.calc_mem_size = calc_mem_size_colored;
         index = rte_mempool_register_ops(&ops);
     }
     rte_spinlock_unlock(&g_register_lock);

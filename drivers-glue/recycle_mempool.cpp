@@ -324,6 +324,11 @@ void recycle_free(rte_mempool* mp) {
     mp->pool_data = nullptr;
 }
 
+ssize_t recycle_calc_mem_size(const rte_mempool* mp, uint32_t obj_num, uint32_t pg_shift,
+                              size_t* min_chunk_size, size_t* align) {
+    return calc_mem_size_for(mp, recycler(mp).color, obj_num, pg_shift, min_chunk_size, align);
+}
+
 int recycle_populate(rte_mempool* mp, unsigned max_objs, void* vaddr, rte_iova_t iova, size_t len,
                      rte_mempool_populate_obj_cb_t* obj_cb, void* obj_cb_arg) {
     return populate_objects(mp, recycler(mp).color, max_objs, vaddr, iova, len, obj_cb,
@@ -337,7 +342,7 @@ const rte_mempool_ops kRecycleOps = {
     .enqueue = recycle_enqueue,
     .dequeue = recycle_dequeue,
     .get_count = recycle_get_count,
-    .calc_mem_size = nullptr,
+    .calc_mem_size = recycle_calc_mem_size,
     .populate = recycle_populate,
     .get_info = nullptr,
     .dequeue_contig_blocks = nullptr,

@@ -5,6 +5,7 @@
 #include <rte_mbuf.h>
 #include <rte_mbuf_pool_ops.h>
 #include <rte_mempool.h>
+#include <rte_memzone.h>
 
 #include <catch2/catch.hpp>
 #include <set>
@@ -112,4 +113,46 @@ TEST_CASE("the coloured ops are registered once and keep the stock ops' name", "
     CHECK(ma->ops_index == b.value()->mempool()->ops_index);
     CHECK(std::string(rte_mempool_get_ops(ma->ops_index)->name) ==
           std::string(rte_mbuf_best_mempool_ops()) + "_colored");
+}
+
+TEST_CASE("coloured pools of any size fill, wherever the EAL heap stands", "[pool][color]") {
+    // A zone of another size first moves where the pool's memory starts
+    // within a page: a cache-aligned chunk sized for DPDK's own placement
+    // then may have no room for the colour of its last page.
+    unsigned k = 0;
+    for (const unsigned shim_lines : {1u, 5u, 13u, 27u, 40u, 63u})
+        for (const unsigned n : {1u, 28u, 29u, 300u})
+            for (const bool recycle : {false, true}) {
+                INFO(n << (recycle ? " recycle" : " stock") << ", shim " << shim_lines << " lines");
+                const std::string tag = "cfill" + std::to_string(k++);
+                const rte_memzone* shim = rte_memzone_reserve(
+                    (tag + "_shim").c_str(), shim_lines * RTE_CACHE_LINE_SIZE, SOCKET_ID_ANY, 0);
+                REQUIRE(shim != nullptr);
+                auto pool = recycle ? Pool::create_recycle(tag, n, 0, 2176, SOCKET_ID_ANY,
+                                                           rte_lcore_id(), true)
+                                    : Pool::create(tag, n, 0, 2176, SOCKET_ID_ANY, true);
+                REQUIRE(pool.ok());
+                rte_mempool* mp = pool.value()->mempool();
+                CHECK(mp->populated_size == n);
+                const Layout l = layout_of(mp);
+                CHECK(l.objects == n);
+                CHECK(l.crossing == 0);
+                check_usable(*pool.value());
+                pool.value().reset();
+                rte_memzone_free(shim);
+            }
+}
+
+TEST_CASE("colour sizing: whole pages, room for the last page's colour", "[pool][color]") {
+    auto pool = Pool::create("csize", 512, 0, 2176, SOCKET_ID_ANY, true);
+    REQUIRE(pool.ok());
+    const rte_mempool* mp = pool.value()->mempool();
+    size_t min_chunk = 0, align = 0;
+    CHECK(calc_mem_size_for(mp, true, 1, 12, &min_chunk, &align) == 27 * 64 + 2368);
+    CHECK(align == 4096);
+    CHECK(min_chunk == 4096);
+    CHECK(calc_mem_size_for(mp, true, 28, 12, &min_chunk, &align) == 27 * 4096 + 27 * 64 + 2368);
+    size_t dflt_chunk = 0, dflt_align = 0;
+    CHECK(calc_mem_size_for(mp, false, 28, 12, &min_chunk, &align) ==
+          rte_mempool_op_calc_mem_size_default(mp, 28, 12, &dflt_chunk, &dflt_align));
 }
