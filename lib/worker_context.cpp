@@ -1,10 +1,10 @@
 // Where a worker's context lives (see worker.hpp). Main lcore only.
+#include "worker.hpp"
+
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include <new>
-
-#include "worker.hpp"
 
 namespace pmdfwd {
 
