@@ -97,16 +97,10 @@ size_t RecordDatagrams::for_each(Emit&& emit) {
 }
 
 template <class Emit>
-size_t for_each_datagram_of(const NetlogRecord& rec, NetlogFormat fmt, const char* body,
-                            size_t body_len, Emit&& emit) {
-    return RecordDatagrams(rec, fmt, body, body_len).for_each(emit);
-}
-
-template <class Emit>
 size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit) {
     char body[kNetlogTextMax + 64];
     const size_t body_len = escape_text(rec.text, body, sizeof(body), fmt);
-    return for_each_datagram_of(rec, fmt, body, body_len, emit);
+    return RecordDatagrams(rec, fmt, body, body_len).for_each(emit);
 }
 
 }  // namespace pmdfwd
