@@ -36,8 +36,10 @@ uint64_t tsc_to_ns(uint64_t tsc, uint64_t q32) {
 }
 
 // Set while this thread is inside the channel (a send or a refill): the crash
-// handler must not enter it again from the same thread.
-thread_local bool t_inside = false;
+// handler must not enter it again from the same thread. Initial-exec: the
+// library is linked into the executable, so the flag is a fixed offset from
+// the thread pointer, not a __tls_get_addr call twice per send.
+__attribute__((tls_model("initial-exec"))) thread_local bool t_inside = false;
 
 struct Inside {
     Inside() { t_inside = true; }
@@ -76,7 +78,7 @@ NetlogChannel::~NetlogChannel() {
 }
 
 // Under the lock there is one writer: a plain add, no locked instruction.
-void NetlogChannel::bump(std::atomic<uint64_t>& c, uint64_t n) {
+inline void NetlogChannel::bump(std::atomic<uint64_t>& c, uint64_t n) {
     c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
 }
 

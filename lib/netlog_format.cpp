@@ -3,7 +3,9 @@
 #include "netlog_format.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <utility>
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -13,16 +15,23 @@ namespace pmdfwd {
 
 namespace {
 
+// floor(bits * log10(2)) is the digit count or one less: no division loop.
+size_t decimal_digits(uint64_t v) {
+    static constexpr auto kPow10 = [] {
+        std::array<uint64_t, 20> p{};
+        uint64_t v = 1;
+        for (auto& x : p) x = std::exchange(v, v * 10);
+        return p;
+    }();
+    const unsigned bits = 64 - unsigned(__builtin_clzll(v | 1));
+    const unsigned t = (bits * 1233) >> 12;
+    return t + ((v | 1) >= kPow10[t]);
+}
+
 constexpr char kDigitPairs[] =
     "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
-
-size_t decimal_digits(uint64_t v) {
-    size_t n = 1;
-    for (; v >= 100; v /= 100) n += 2;
-    return n + (v >= 10);
-}
 
 // Decimal digits of v at out, written from the end two at a time; returns
 // the count (at most 20), or 0 when they do not fit in cap.
@@ -68,50 +77,56 @@ bool needs_escape(unsigned char c, NetlogFormat fmt) {
                                          : c < 0x20 || c == 0x7f;
 }
 
-// Eight bytes at a time: does any of them need escaping? (The has-less and
-// has-zero byte tricks; exact, no false negatives; a hit is then looked at
-// byte by byte.)
+// Eight bytes at a time: which of them need escaping? (The has-less and
+// has-zero byte tricks: a flagged byte can be wrong only above a rightly
+// flagged one, so the lowest flag is exact.)
 constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
 uint64_t any_zero(uint64_t v) { return (v - kOnes) & ~v & kHighs; }
 uint64_t any_below_0x20(uint64_t v) { return (v - kOnes * 0x20) & ~v & kHighs; }
 
-bool word_needs_escape(const char* p, NetlogFormat fmt) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
+uint64_t escape_flags_8(uint64_t v, NetlogFormat fmt) {
     uint64_t hit = any_below_0x20(v) | any_zero(v ^ (kOnes * 0x7f));
     if (fmt == NetlogFormat::extended) hit |= (v & kHighs) | any_zero(v ^ (kOnes * '\\'));
-    return hit != 0;
+    return hit;
 }
 
 #ifdef __SSE2__
-// Sixteen bytes at a time: the offset of the first byte that needs escaping,
-// or 16. Signed compares: in the extended format "below 0x20" then also takes
-// every byte >= 0x80, which it escapes too.
-unsigned first_escape_in_16(const char* p, NetlogFormat fmt) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+// One bit per byte that needs escaping. Signed compares: in the extended
+// format "below 0x20" then also takes every byte >= 0x80, which it escapes too.
+unsigned escape_mask_16(__m128i v, NetlogFormat fmt) {
     __m128i hit = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
                                _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
     if (fmt == NetlogFormat::extended)
         hit = _mm_or_si128(hit, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
     else
         hit = _mm_andnot_si128(_mm_cmplt_epi8(v, _mm_setzero_si128()), hit);  // >= 0x80 is plain
-    const auto mask = unsigned(_mm_movemask_epi8(hit));
-    return mask ? unsigned(__builtin_ctz(mask)) : 16;
+    return unsigned(_mm_movemask_epi8(hit));
 }
 #endif
 
-// End of the run of plain characters that starts at i.
-size_t plain_run_end(std::string_view text, size_t i, NetlogFormat fmt) {
+// Copies the plain bytes at the start of in, a block of 16 (SSE2) or 8 bytes
+// at a time, looking at each block in the same pass; returns their count.
+// Stops at the first byte that needs escaping, or when less than a block of
+// input or room is left. A block is stored whole before it is looked at, so
+// bytes past the returned count may be written, never past avail_out.
+size_t copy_plain_blocks(const char* in, size_t avail_in, char* out, size_t avail_out,
+                         NetlogFormat fmt) {
+    const size_t avail = std::min(avail_in, avail_out);
+    size_t done = 0;
 #ifdef __SSE2__
-    while (i + 16 <= text.size()) {
-        const unsigned k = first_escape_in_16(text.data() + i, fmt);
-        i += k;
-        if (k != 16) return i;
+    for (; done + 16 <= avail; done += 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + done));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + done), v);
+        if (const unsigned mask = escape_mask_16(v, fmt)) return done + unsigned(__builtin_ctz(mask));
     }
 #endif
-    while (i + 8 <= text.size() && !word_needs_escape(text.data() + i, fmt)) i += 8;
-    while (i < text.size() && !needs_escape(static_cast<unsigned char>(text[i]), fmt)) ++i;
-    return i;
+    for (; done + 8 <= avail; done += 8) {
+        uint64_t v;
+        std::memcpy(&v, in + done, 8);
+        std::memcpy(out + done, &v, 8);
+        if (const uint64_t hit = escape_flags_8(v, fmt)) return done + size_t(__builtin_ctzll(hit)) / 8;
+    }
+    return done;
 }
 
 }  // namespace
@@ -122,25 +137,23 @@ size_t escape_text(std::string_view text, char* out, size_t cap, NetlogFormat fm
     if (cap < kCut.size() + 1) return 0;
     // Room for the cut mark and the newline is kept back from the text.
     const size_t limit = std::min(cap - kCut.size() - 1, kNetlogTextMax);
+    const size_t len = text.size();
     size_t n = 0, i = 0;
     bool cut = false;
-    while (i < text.size()) {
-        // The common case, a run of plain characters, is copied in one go.
-        const size_t run = plain_run_end(text, i, fmt);
-        const size_t take = std::min(run - i, limit - n);
-        std::memcpy(out + n, text.data() + i, take);
-        n += take;
-        i += take;
-        if (i < run) {
+    while (i < len) {
+        // The common case, a run of plain characters: whole blocks, then bytes.
+        const size_t run = copy_plain_blocks(text.data() + i, len - i, out + n, limit - n, fmt);
+        i += run;
+        n += run;
+        while (i < len && n < limit && !needs_escape(static_cast<unsigned char>(text[i]), fmt))
+            out[n++] = text[i++];
+        if (i == len) break;
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (!needs_escape(c, fmt) || n + 4 > limit) {  // no room for the byte or its escape
             cut = true;
             break;
         }
-        if (i == text.size()) break;
-        if (n + 4 > limit) {
-            cut = true;
-            break;
-        }
-        const auto c = static_cast<unsigned char>(text[i++]);
+        ++i;
         out[n++] = '\\';
         out[n++] = 'x';
         out[n++] = kHex[c >> 4];

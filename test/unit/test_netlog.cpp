@@ -1,6 +1,7 @@
 // The log channel's pure parts: netconsole wire format and fragments, the
 // UDP frame template, the latency histogram, the token bucket, the crash
 // ring, and the [netlog] config and its TX queue in the plan.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -333,27 +334,36 @@ TEST_CASE("netlog config: errors name the key", "[netlog][config]") {
         parse_config("[netlog]\nenabled = false\n", "netlog.toml")));
 }
 
-TEST_CASE("netlog format: the word-at-a-time escape agrees with the byte rule", "[netlog]") {
-    const auto reference = [](std::string_view text, NetlogFormat f) {
-        std::string out;
-        for (const char ch : text) {
-            const auto c = static_cast<unsigned char>(ch);
-            const bool esc = f == NetlogFormat::extended ? c < 0x20 || c >= 0x7f || c == '\\'
-                                                         : c < 0x20 || c == 0x7f;
-            if (!esc) {
-                out += ch;
-                continue;
-            }
-            static const char* hex = "0123456789abcdef";
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
+namespace {
+
+// The escape rule one byte at a time, with the cut: a byte or escape that
+// does not fit in cap less the cut mark and newline ends the text.
+std::string escape_reference(std::string_view text, NetlogFormat f, size_t cap) {
+    const size_t limit = std::min(cap - 9, kNetlogTextMax);
+    std::string out;
+    bool cut = false;
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        const bool esc = f == NetlogFormat::extended ? c < 0x20 || c >= 0x7f || c == '\\'
+                                                     : c < 0x20 || c == 0x7f;
+        static const char* hex = "0123456789abcdef";
+        const std::string token = esc ? std::string("\\x") + hex[c >> 4] + hex[c & 15]
+                                      : std::string(1, ch);
+        if (out.size() + token.size() > limit) {
+            cut = true;
+            break;
         }
-        return out + "\n";
-    };
-    // 19: one 16-byte block and a byte tail; 27: a block, a word and a tail;
-    // 40: two blocks and a word.
-    for (const size_t len : {size_t(19), size_t(27), size_t(40)})
+        out += token;
+    }
+    return out + (cut ? "...[cut]\n" : "\n");
+}
+
+}  // namespace
+
+TEST_CASE("netlog format: the block-at-a-time escape agrees with the byte rule", "[netlog]") {
+    // 7: bytes only; 8: one word; 19: a 16-byte block and a byte tail; 27: a
+    // block, a word and a tail; 40: two blocks and a word.
+    for (const size_t len : {size_t(7), size_t(8), size_t(19), size_t(27), size_t(40)})
         for (const auto f : {NetlogFormat::extended, NetlogFormat::plain})
             for (int byte = 0; byte < 256; ++byte)
                 for (size_t pos = 0; pos < len; ++pos) {
@@ -361,15 +371,35 @@ TEST_CASE("netlog format: the word-at-a-time escape agrees with the byte rule", 
                     text[pos] = char(byte);
                     char out[256];
                     const size_t n = escape_text(text, out, sizeof(out), f);
-                    REQUIRE(std::string(out, n) == reference(text, f));
+                    REQUIRE(std::string(out, n) == escape_reference(text, f, sizeof(out)));
                 }
+}
+
+TEST_CASE("netlog format: text is cut where the room ends, never past it", "[netlog]") {
+    // Plain runs that end in a block, a word or bytes, with escapes between
+    // them, against every room from the smallest that holds the cut mark.
+    const std::string texts[] = {std::string(45, 'p'),
+                                 std::string(21, 'p') + "\x01" + std::string(20, 'q') + "\\z",
+                                 "\x7f" + std::string(17, 'r') + "\n\n" + std::string(9, 's')};
+    for (const auto& text : texts)
+        for (const auto f : {NetlogFormat::extended, NetlogFormat::plain})
+            for (size_t cap = 9; cap < 80; ++cap) {
+                std::vector<char> out(cap + 16, '#');  // canaries past cap
+                const size_t n = escape_text(text, out.data(), cap, f);
+                REQUIRE(n <= cap);
+                REQUIRE(std::string(out.data(), n) == escape_reference(text, f, cap));
+                for (size_t k = cap; k < out.size(); ++k) REQUIRE(out[k] == '#');
+            }
 }
 
 TEST_CASE("netlog format: the head is formatted once; counting agrees with sending",
           "[netlog]") {
-    // Every digit count, including the extremes of each field.
-    for (const uint64_t v : {uint64_t(0), uint64_t(9), uint64_t(10), uint64_t(99), uint64_t(100),
-                             uint64_t(12345678901), UINT64_MAX}) {
+    // Every digit count, at both ends, and the extremes of each field.
+    std::vector<uint64_t> values = {0, 12345678901, UINT64_MAX};
+    for (uint64_t p = 10; p != 10000000000000000000u; p *= 10) values.insert(values.end(), {p - 1, p});
+    values.push_back(10000000000000000000u - 1);
+    values.push_back(10000000000000000000u);
+    for (const uint64_t v : values) {
         NetlogRecord r = rec("x", v);
         r.timestamp_us = v;
         const auto d = datagrams(r, NetlogFormat::extended);
