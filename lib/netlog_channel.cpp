@@ -65,7 +65,14 @@ Result<std::unique_ptr<NetlogChannel>> NetlogChannel::create(const NetlogSetup& 
         return make_error("netlog: reserve pool buffers hold " + std::to_string(room) +
                           " bytes; a datagram needs " +
                           std::to_string(kUdpFrameHeaderLen + kNetlogPayloadMax));
+    // Stamping every buffer is safe only while none is out.
+    const unsigned out = setup.reserve->size - rte_mempool_avail_count(setup.reserve);
+    if (out != 0)
+        return make_error("netlog: the reserve pool must be the channel's alone; " +
+                          std::to_string(out) + " of its " + std::to_string(setup.reserve->size) +
+                          " buffers are in use");
     std::unique_ptr<NetlogChannel> ch(new NetlogChannel(setup));
+    ch->stamp_reserve();
     ch->stack_.assign(setup.config.prefill, nullptr);
     ch->refill();
     return ch;
@@ -73,7 +80,7 @@ Result<std::unique_ptr<NetlogChannel>> NetlogChannel::create(const NetlogSetup& 
 
 NetlogChannel::~NetlogChannel() {
     stop();
-    rte_pktmbuf_free_bulk(stack_.data(), stack_len_.load());
+    rte_mempool_put_bulk(setup_.reserve, stack_.data(), stack_len_.load());  // as they were taken
     stack_len_.store(0);
 }
 
@@ -87,30 +94,57 @@ void NetlogChannel::count(NetlogDrop reason, uint64_t n) {
     drops_[size_t(reason)].fetch_add(n, std::memory_order_relaxed);
 }
 
-// A pre-filled buffer: allocated and stamped with the header template by
-// refill(), so a send only writes the text and two lengths.
+// Every buffer of the reserve carries the header template from the channel's
+// creation on: no one else writes to them, a device only reads what it
+// sends, and a send rewrites only the lengths, the ID and the checksum.
+void NetlogChannel::stamp_reserve() {
+    rte_mempool_obj_iter(
+        setup_.reserve,
+        [](rte_mempool*, void* self, void* obj, unsigned) {
+            auto* m = static_cast<rte_mbuf*>(obj);
+            std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM,
+                        static_cast<NetlogChannel*>(self)->template_.bytes().data(),
+                        kUdpFrameHeaderLen);
+        },
+        this);
+}
+
+// A pre-filled buffer: taken from the reserve by refill(), which only moves
+// the pointer (a buffer's lines stay in the cache of the core that last sent
+// it, not the refilling core's), with the headers already in place.
 rte_mbuf* NetlogChannel::prefilled() {
     const uint32_t len = stack_len_.load(std::memory_order_relaxed);
     if (len == 0) return nullptr;
     stack_len_.store(len - 1, std::memory_order_relaxed);
-    return stack_[len - 1];
+    auto* m = static_cast<rte_mbuf*>(stack_[len - 1]);
+    // Raw from the pool: refcnt, next and nb_segs are as the free path left
+    // them; the frame starts where the template was stamped.
+    m->data_off = RTE_PKTMBUF_HEADROOM;
+    return m;
 }
 
-// A buffer from the reserve with the header template written.
+// A buffer allocated from the reserve, its headers written from the template
+// (as a freshly allocated buffer needs).
 rte_mbuf* NetlogChannel::fresh_buffer() {
     rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve);
     if (m) std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
     return m;
 }
 
-bool NetlogChannel::push_prefilled() {
+// Fills the stack from the reserve: in one bulk get when the reserve has
+// enough (one update of the ring's consumer index), one at a time when not.
+// Returns the buffers added.
+uint32_t NetlogChannel::top_up_prefilled() {
     const uint32_t len = stack_len_.load(std::memory_order_relaxed);
-    if (len == stack_.size()) return false;
-    rte_mbuf* m = fresh_buffer();
-    if (!m) return false;
-    stack_[len] = m;
-    stack_len_.store(len + 1, std::memory_order_relaxed);
-    return true;
+    const auto want = uint32_t(stack_.size()) - len;
+    void** slots = stack_.data() + len;
+    uint32_t got = 0;
+    if (want != 0 && rte_mempool_get_bulk(setup_.reserve, slots, want) == 0)
+        got = want;
+    else
+        while (got < want && rte_mempool_get(setup_.reserve, &slots[got]) == 0) ++got;
+    stack_len_.store(len + got, std::memory_order_relaxed);
+    return got;
 }
 
 rte_mbuf* NetlogChannel::take_buffer() {
@@ -120,7 +154,7 @@ rte_mbuf* NetlogChannel::take_buffer() {
     // alloc-first, as netpoll did before: top the pool up inline, then
     // allocate; the pool only serves when allocation fails.
     if (!pool_first)
-        while (push_prefilled()) bump(inline_refills_);
+        bump(inline_refills_, top_up_prefilled());
     if (rte_mbuf* m = fresh_buffer()) {  // pool-first: only when the stack ran dry
         bump(reserve_allocs_);
         return m;
@@ -225,7 +259,7 @@ void NetlogChannel::refill() {
     // i40e...) would keep the reserve: ask for them back when it runs low.
     if (rte_mempool_avail_count(setup_.reserve) < stack_.size())
         rte_eth_tx_done_cleanup(setup_.port_id, setup_.queue, 0);
-    while (push_prefilled()) bump(refilled_);
+    bump(refilled_, top_up_prefilled());
     busy_.store(false, std::memory_order_release);
 }
 

@@ -46,7 +46,7 @@ struct NetlogSetup {
     uint16_t queue = 0;
     MacAddr src_mac;
     std::string port_name;
-    rte_mempool* reserve = nullptr;  // the channel's own pool (owned by the caller)
+    rte_mempool* reserve = nullptr;  // the channel's alone, full at creation (owned by the caller)
 };
 
 class NetlogChannel {
@@ -79,10 +79,11 @@ private:
     };
     size_t send_locked(const NetlogRecord& rec, const EscapedText& text, uint64_t start,
                        bool emergency);
+    void stamp_reserve();
     rte_mbuf* take_buffer();
     rte_mbuf* prefilled();
     rte_mbuf* fresh_buffer();
-    bool push_prefilled();
+    uint32_t top_up_prefilled();
     void count(NetlogDrop reason, uint64_t n = 1);
     void bump(std::atomic<uint64_t>& c, uint64_t n = 1);
 
@@ -95,7 +96,7 @@ private:
     // The lock: a sender that finds it taken drops, never waits.
     alignas(64) std::atomic<bool> busy_{false};
     std::atomic<bool> stopped_{false};
-    std::vector<rte_mbuf*> stack_;  // pre-filled buffers: template already written
+    std::vector<void*> stack_;  // pre-filled buffers: taken from the reserve, headers in place
     std::atomic<uint32_t> stack_len_{0};  // written under the lock, read by stats()
     uint16_t ip_id_ = 0;
 

@@ -339,6 +339,54 @@ TEST_CASE("netlog channel: pool-first refills in the background, alloc-first inl
     }
 }
 
+TEST_CASE("netlog channel: every buffer keeps its headers through many trips", "[netlog]") {
+    // The headers are written once per buffer, when the channel is created:
+    // buffers that went out from the stack, from the reserve and back again
+    // must still carry them, whichever path took them.
+    for (const auto path : {NetlogSendPath::pool_first, NetlogSendPath::alloc_first}) {
+        ChannelRig rig;
+        rig.cfg.send_path = path;
+        rig.open();
+        uint64_t seq = 0;
+        for (int trip = 0; trip < 6; ++trip) {  // 6 x 100 sends through a reserve of 256
+            for (int i = 0; i < 100; ++i) REQUIRE(rig.ch->send(rec("trip", seq++)) == 1);
+            if (trip % 2) rig.ch->refill();  // the stack: full again, or left dry
+            for (const auto& d : rig.drain()) {
+                const auto& f = d.frame;
+                REQUIRE(f.size() == kUdpFrameHeaderLen + d.payload().size());
+                CHECK(std::vector<uint8_t>(f.begin(), f.begin() + 14) ==
+                      std::vector<uint8_t>{0x02, 0, 0, 0, 0x09, 0x02, 0x02, 0, 0, 0, 0x09, 0x01,
+                                           0x08, 0x00});
+                CHECK(ipv4_header_checksum(f.data() + 14, 20) == 0);
+                CHECK((f[16] << 8 | f[17]) == int(f.size() - 14));  // IP total length
+                CHECK((f[38] << 8 | f[39]) == int(f.size() - 34));  // UDP length
+                CHECK(std::vector<uint8_t>(f.begin() + 26, f.begin() + 34) ==
+                      std::vector<uint8_t>{10, 9, 0, 1, 10, 9, 0, 2});
+                CHECK(d.payload().find(";trip\n") != std::string::npos);
+            }
+        }
+        CHECK(rig.stat("datagrams") == 600);
+        if (path == NetlogSendPath::pool_first) CHECK(rig.stat("reserve_allocs") > 0);
+    }
+}
+
+TEST_CASE("netlog channel: a reserve with buffers out is refused", "[netlog]") {
+    ChannelRig rig;
+    rte_mbuf* out = rte_pktmbuf_alloc(rig.reserve);
+    REQUIRE(out);
+    NetlogSetup s;
+    s.config = rig.cfg;
+    s.port_id = rig.port.port_id;
+    s.reserve = rig.reserve;
+    auto made = NetlogChannel::create(s);
+    REQUIRE_FALSE(made);
+    CHECK(made.error().message ==
+          "netlog: the reserve pool must be the channel's alone; 1 of its 256 buffers are in use");
+    rte_pktmbuf_free(out);
+    rig.open();  // and accepted once the buffer is back
+    CHECK(rig.ch->send(rec("ok", 1)) == 1);
+}
+
 TEST_CASE("netlog channel: stopped, it sends nothing and gives its buffers back", "[netlog]") {
     ChannelRig rig;
     rig.open();
