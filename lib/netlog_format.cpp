@@ -18,10 +18,10 @@ namespace {
 // floor(bits * log10(2)) is the digit count or one less: no division loop.
 size_t decimal_digits(uint64_t v) {
     static constexpr auto kPow10 = [] {
-        std::array<uint64_t, 20> p{};
-        uint64_t v = 1;
-        for (auto& x : p) x = std::exchange(v, v * 10);
-        return p;
+        std::array<uint64_t, 20> powers{};
+        uint64_t p = 1;
+        for (auto& x : powers) x = std::exchange(p, p * 10);  // the last product wraps, unused
+        return powers;
     }();
     const unsigned bits = 64 - unsigned(__builtin_clzll(v | 1));
     const unsigned t = (bits * 1233) >> 12;
