@@ -123,8 +123,10 @@ rte_mbuf* NetlogChannel::prefilled() {
     return m;
 }
 
-// A buffer allocated from the reserve, its headers written from the template
-// (as a freshly allocated buffer needs).
+// A buffer allocated from the reserve, its headers written from the template:
+// alloc-first's model of netpoll's fresh allocation, and pool-first's
+// fallback (every reserve buffer already carries them; the copy keeps the
+// two paths' fallback one function).
 rte_mbuf* NetlogChannel::fresh_buffer() {
     rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve);
     if (m) std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
