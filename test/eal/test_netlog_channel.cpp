@@ -135,8 +135,9 @@ TEST_CASE("netlog channel: records leave as netconsole UDP datagrams", "[netlog]
     CHECK(rig.stat("records") == 2);
     CHECK(rig.stat("datagrams") == 4);
     CHECK(rig.stat("dropped") == 0);
-    CHECK(rig.stat("latency_count") == 2);
+    CHECK(rig.stat("latency_count") == 4);  // each datagram's send is timed
     CHECK(rig.stat("latency_p50_ns") > 0);
+    CHECK(rig.ch->last_send_ns() > 0);
 }
 
 TEST_CASE("netlog in the appliance: with a data pool exhausted by traffic held in flight, "
@@ -235,6 +236,7 @@ TEST_CASE("netlog channel: the rate limit drops and counts; the crash path ignor
     CHECK(rig.ch->send_emergency(rec("dying", 20)) == 1);
     CHECK(rig.stat("emergency_sends") == 1);
     CHECK(rig.drain().size() == 6);
+    CHECK(rig.stat("latency_count") == 6);  // a datagram the bucket refused was never sent
 }
 
 TEST_CASE("netlog channel: a long record goes out whole or not at all under the rate limit",
@@ -263,6 +265,10 @@ TEST_CASE("netlog channel: a full TX queue drops tx_full and never blocks", "[ne
     CHECK(rig.ch->send_emergency(rec("y", 40)) == 0);
     CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
     CHECK(rig.stat("drop_tx_full") == 10);
+    // A datagram the queue refused was still a send, and the crash path's
+    // includes its bounded wait (10 ms).
+    CHECK(rig.stat("latency_count") == 41);
+    CHECK(rig.stat("latency_max_ns") >= 10000000);
     // Every buffer is back or on the wire: reserve + ring + pre-filled = reserve size.
     CHECK(rte_mempool_avail_count(rig.reserve) + rte_ring_count(rig.port.tx) +
               rig.stat("prefilled") ==

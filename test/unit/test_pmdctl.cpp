@@ -627,7 +627,7 @@ TEST_CASE("show log: summary, drops by reason, latency histogram", "[pmdctl]") {
           "pre-filled   60/64, refilled 1.19K, inline refills 0, reserve allocs 3\n"
           "emergency    0 sends\n"
           "\n"
-          "send latency (1.22K sends, each timed while it held the channel):\n"
+          "send latency (1.22K datagrams, each from taking its buffer to the TX queue):\n"
           "[128ns, 256ns)     12 |                                        |\n"
           "[256ns, 512ns)    980 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
           "[512ns, 1.02us)   200 |@@@@@@@@                                |\n"
