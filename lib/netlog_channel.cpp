@@ -11,6 +11,7 @@
 #include <rte_prefetch.h>
 
 #include <cstring>
+#include <utility>
 
 namespace pmdfwd {
 
@@ -28,7 +29,9 @@ constexpr const char* kDropNames[kNetlogDropCount] = {
 constexpr uint64_t kEmergencyLockWaitUs = 50000;
 constexpr uint64_t kEmergencyTxWaitUs = 10000;
 
-uint64_t tsc_after_us(uint64_t tsc_hz, uint64_t us) { return rte_rdtsc() + tsc_hz / 1000000 * us; }
+// Multiplied first: a TSC of a fractional MHz (a 19.2 MHz timer) must not
+// shorten the wait.
+uint64_t tsc_after_us(uint64_t tsc_hz, uint64_t us) { return rte_rdtsc() + tsc_hz * us / 1000000; }
 
 // ns = tsc * ns_per_tsc, in 32.32 fixed point: a multiply, not two divisions.
 uint64_t ns_per_tsc_q32(uint64_t hz) { return (uint64_t(1000000000) << 32) / hz; }
@@ -58,7 +61,8 @@ NetlogChannel::NetlogChannel(const NetlogSetup& setup)
       bucket_(setup.config.rate_limit, setup.config.rate_burst),
       tsc_hz_(rte_get_tsc_hz()),
       ns_per_tsc_q32_(ns_per_tsc_q32(tsc_hz_)),
-      frame_offset_(sizeof(rte_mbuf) + rte_pktmbuf_priv_size(setup.reserve) + RTE_PKTMBUF_HEADROOM) {}
+      frame_offset_(sizeof(rte_mbuf) + rte_pktmbuf_priv_size(setup.reserve) +
+                    RTE_PKTMBUF_HEADROOM) {}
 
 Result<std::unique_ptr<NetlogChannel>> NetlogChannel::create(const NetlogSetup& setup) {
     const uint32_t data_room = rte_pktmbuf_data_room_size(setup.reserve);
@@ -99,14 +103,18 @@ void NetlogChannel::count(NetlogDrop reason, uint64_t n) {
 // Every buffer of the reserve carries the header template from the channel's
 // creation on: no one else writes to them, a device only reads what it
 // sends, and a send rewrites only the lengths, the ID and the checksum.
+// Each frame is checked against the layout the prefetch assumes; one buffer
+// elsewhere (an external buffer) and the prefetch leaves frames alone.
 void NetlogChannel::stamp_reserve() {
     rte_mempool_obj_iter(
         setup_.reserve,
-        [](rte_mempool*, void* self, void* obj, unsigned) {
+        [](rte_mempool*, void* arg, void* obj, unsigned) {
+            auto* self = static_cast<NetlogChannel*>(arg);
             auto* m = static_cast<rte_mbuf*>(obj);
-            std::memcpy(static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM,
-                        static_cast<NetlogChannel*>(self)->template_.bytes().data(),
-                        kUdpFrameHeaderLen);
+            uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
+            std::memcpy(frame, self->template_.bytes().data(), kUdpFrameHeaderLen);
+            if (frame != reinterpret_cast<uint8_t*>(m) + self->frame_offset_)
+                self->frame_offset_ = 0;
         },
         this);
 }
@@ -125,17 +133,27 @@ rte_mbuf* NetlogChannel::prefilled() {
     return m;
 }
 
-// The next pre-filled buffer is known: bring its lines to this core now, at
-// the end of a send, so the next send finds them here. Its frame's address
-// follows from the pool's layout, without reading the mbuf.
+const void* NetlogChannel::next_prefilled() const {
+    const uint32_t len = stack_len_.load(std::memory_order_relaxed);
+    return len ? stack_[len - 1] : nullptr;
+}
+
+// The next pre-filled buffer is known: bring its lines to this core. Called
+// at the end of a send, so that a storm's next record finds them here, and
+// as a send takes the lock, so that a lone record's fetch overlaps the head's
+// formatting when other work has evicted them since. Its frame's address
+// follows from the pool's layout, without reading the mbuf. (An allocator
+// from a cache-less ring cannot: it learns its buffer as it takes it.)
 void NetlogChannel::warm_next_prefilled() {
     const uint32_t len = stack_len_.load(std::memory_order_relaxed);
     if (len == 0) return;
     auto* m = static_cast<const char*>(stack_[len - 1]);
     rte_prefetch0(m);
     rte_prefetch0(m + RTE_CACHE_LINE_SIZE);  // next, read by the free
+    if (frame_offset_ == 0) return;
     const char* frame = m + frame_offset_;
-    for (size_t off = 0; off < kWarmFrameBytes; off += RTE_CACHE_LINE_SIZE) rte_prefetch0(frame + off);
+    for (size_t off = 0; off < kWarmFrameBytes; off += RTE_CACHE_LINE_SIZE)
+        rte_prefetch0(frame + off);
 }
 
 // A buffer allocated from the reserve, its headers written from the template:
@@ -150,7 +168,8 @@ rte_mbuf* NetlogChannel::fresh_buffer() {
 
 // Fills the stack from the reserve: in one bulk get when the reserve has
 // enough (one update of the ring's consumer index), one at a time when not.
-// Returns the buffers added.
+// The buffer on top stays on top: the last send prefetched it. Returns the
+// buffers added.
 uint32_t NetlogChannel::top_up_prefilled() {
     const uint32_t len = stack_len_.load(std::memory_order_relaxed);
     const auto want = uint32_t(stack_.size()) - len;
@@ -160,6 +179,7 @@ uint32_t NetlogChannel::top_up_prefilled() {
         got = want;
     else
         while (got < want && rte_mempool_get(setup_.reserve, &slots[got]) == 0) ++got;
+    if (len != 0 && got != 0) std::swap(stack_[len - 1], stack_[len + got - 1]);
     stack_len_.store(len + got, std::memory_order_relaxed);
     return got;
 }
@@ -188,16 +208,21 @@ uint64_t NetlogChannel::timed(uint64_t start) {
     return now;
 }
 
-size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& text, bool emergency) {
+size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& text,
+                                  bool emergency) {
+    const bool pool_first = setup_.config.send_path == NetlogSendPath::pool_first;
+    if (pool_first) warm_next_prefilled();
     RecordDatagrams datagrams(rec, setup_.config.format, text.body, text.len);
     const size_t total = datagrams.count();
+    // One TSC read for the bucket and the first datagram's start; each later
+    // datagram's send starts where the last one ended.
+    uint64_t t = rte_rdtsc();
     if (!emergency && setup_.config.rate_limit != 0 &&
-        !bucket_.take(tsc_to_ns(rte_rdtsc(), ns_per_tsc_q32_), total)) {
+        !bucket_.take(tsc_to_ns(t, ns_per_tsc_q32_), total)) {
         count(NetlogDrop::rate_limited, total);
         return 0;
     }
     size_t sent = 0;
-    uint64_t t = rte_rdtsc();  // each datagram's send starts where the last one ended
     datagrams.for_each([&](const char* head, size_t head_len, const char* body, size_t body_len) {
         const size_t len = head_len + body_len;
         rte_mbuf* m = take_buffer();
@@ -229,7 +254,7 @@ size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& te
         t = timed(t);
     });
     if (sent == total) bump(records_);
-    if (setup_.config.send_path == NetlogSendPath::pool_first) warm_next_prefilled();
+    if (pool_first) warm_next_prefilled();
     return sent;
 }
 

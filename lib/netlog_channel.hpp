@@ -72,6 +72,11 @@ public:
     LatencySnapshot latency() const { return latency_.read(); }
     // The last datagram's send, in ns: for a benchmark that wants every sample.
     uint64_t last_send_ns() const { return last_send_ns_.load(std::memory_order_relaxed); }
+    // What the prefetch works with (for tests; read while no one sends): the
+    // buffer the next pool-first send takes, and whether the reserve's frames
+    // sit where the prefetch looks for them.
+    const void* next_prefilled() const;
+    bool prefetches_frames() const { return frame_offset_ != 0; }
 
 private:
     explicit NetlogChannel(const NetlogSetup& setup);

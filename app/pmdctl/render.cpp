@@ -648,8 +648,8 @@ std::string render_log(const Json& log) {
     if (!u64(log, "latency_count") && histogram.empty()) {
         out += "\nsend latency: no sends yet\n";
     } else {
-        out += "\nsend latency (" + sends + " datagrams, each from taking its buffer to the TX queue):\n" +
-               histogram + line +
+        out += "\nsend latency (" + sends +
+               " datagrams, each from taking its buffer to the TX queue):\n" + histogram + line +
                "(p50/p90/p99: the upper edge of the log2 bucket the percentile falls in)\n";
     }
 

@@ -3,7 +3,9 @@
 // of N records in each mode, alternating, on a net_null port. The refill
 // runs on the sender's own thread between sends (a record of the main lcore,
 // which refills), or with --refill-cpu on a thread of its own on another cpu
-// (a record of a worker, while the main lcore refills).
+// (a record of a worker, while the main lcore refills), every --refill-us
+// (1000; 0: before every record). --dirty-kb K writes K KB between records,
+// as a worker's forwarding would between its log lines.
 // Two windows per record, both printed:
 //   send   a datagram's send as the channel times it (its histogram): take a
 //          buffer, copy the head and text, fix lengths and checksum, hand it
@@ -39,6 +41,8 @@ struct Options {
     unsigned rounds = 5;
     unsigned gap_us = 20;  // between sends: a log line is not a packet
     int refill_cpu = -1;    // -1: the sender refills between its sends
+    unsigned refill_us = 1000;  // how often; 0: before every record (sender only)
+    unsigned dirty_kb = 0;  // written between records: the sender's caches after other work
 };
 
 struct Mode {
@@ -86,11 +90,12 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
         "worker 3 on lcore 4: pool 'pmdfwd_w3' exhausted: 8192 of 8192 mbufs in use, 32 "
         "allocation failures";
     NetlogChannel& channel = *ch.value();
-    // Every millisecond: the stack (64) never runs dry at one record per gap.
-    // (The appliance's main lcore refills every 20 ms: up to 3200 records a
-    // second come from the stack.)
+    // Every millisecond by default: the stack (64) never runs dry at one
+    // record per gap. (The appliance's main lcore refills every 20 ms: up to
+    // 3200 records a second come from the stack.)
     const uint64_t hz = rte_get_tsc_hz();
-    const uint64_t refill_every = hz / 1000;
+    const uint64_t refill_every = hz / 1000000 * o.refill_us;
+    std::vector<uint8_t> dirt(size_t(o.dirty_kb) * 1024);
     const bool refill_here = o.refill_cpu < 0;
     uint64_t next_refill = rte_rdtsc() + refill_every;
     std::atomic<bool> done{false};
@@ -103,7 +108,7 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
             pthread_setaffinity_np(pthread_self(), sizeof(cpus), &cpus);
             while (!done.load(std::memory_order_relaxed)) {
                 channel.refill();
-                usleep(1000);
+                usleep(o.refill_us ? o.refill_us : 1000);
             }
         });
     for (unsigned i = 0; i < o.records; ++i) {
@@ -117,6 +122,10 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
         const uint64_t t0 = rte_rdtsc();
         const size_t sent = channel.send(r);
         const uint64_t ns = (rte_rdtsc() - t0) * 1000000000 / hz;
+        if (sent > 1) {
+            std::fprintf(stderr, "netlog_bench: a record took %zu datagrams, not one\n", sent);
+            std::exit(2);
+        }
         if (sent == 0) {
             ++m.not_sent;
         } else {
@@ -125,6 +134,7 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
             m.record_ns.push_back(ns);
         }
         rte_delay_us_block(o.gap_us);
+        for (size_t b = 0; b < dirt.size(); b += 64) dirt[b] = uint8_t(dirt[b] + i);
         if (refill_here && rte_rdtsc() >= next_refill) {
             channel.refill();  // outside the timed send
             next_refill = rte_rdtsc() + refill_every;
@@ -164,12 +174,14 @@ int main(int argc, char** argv) {
         else if (a == "--rounds" && i + 1 < argc) o.rounds = unsigned(std::atoi(argv[++i]));
         else if (a == "--gap-us" && i + 1 < argc) o.gap_us = unsigned(std::atoi(argv[++i]));
         else if (a == "--refill-cpu" && i + 1 < argc) o.refill_cpu = std::atoi(argv[++i]);
+        else if (a == "--refill-us" && i + 1 < argc) o.refill_us = unsigned(std::atoi(argv[++i]));
+        else if (a == "--dirty-kb" && i + 1 < argc) o.dirty_kb = unsigned(std::atoi(argv[++i]));
         else if (a == "--") {
             for (++i; i < argc; ++i) eal_args.push_back(argv[i]);
         } else {
             std::fprintf(stderr,
-                         "usage: netlog_bench [--records N] [--rounds R] [--gap-us U] [--refill-cpu C] -- "
-                         "EAL args\n");
+                         "usage: netlog_bench [--records N] [--rounds R] [--gap-us U] "
+                         "[--refill-cpu C] [--refill-us U] [--dirty-kb K] -- EAL args\n");
             return 2;
         }
     }
@@ -187,9 +199,12 @@ int main(int argc, char** argv) {
     Mode modes[2] = {{"pool-first", NetlogSendPath::pool_first, {}, {}, 0, {}},
                      {"alloc-first", NetlogSendPath::alloc_first, {}, {}, 0, {}}};
     if (o.refill_cpu < 0)
-        std::printf("refill: on the sender's thread, between its sends\n");
+        std::printf("refill: on the sender's thread, between its sends, every %u us\n",
+                    o.refill_us);
     else
-        std::printf("refill: a thread of its own on cpu %d, every millisecond\n", o.refill_cpu);
+        std::printf("refill: a thread of its own on cpu %d, every %u us\n", o.refill_cpu,
+                    o.refill_us ? o.refill_us : 1000);
+    if (o.dirty_kb) std::printf("between records: %u KB written\n", o.dirty_kb);
     for (unsigned r = 0; r < o.rounds; ++r)
         for (auto& m : modes) run_round(m, port, reserve, o);  // A B A B
     for (const auto& m : modes) report(m);
