@@ -17,7 +17,7 @@ TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2
 HANDOFF_PEERS = ["ho-recycle", "ho-shared", "ho-stock", "same-recycle"]
 HANDOFF_RATIOS = [("ho-recycle", "ho-shared"), ("ho-recycle", "ho-stock"),
                   ("ho-shared", "same-recycle"), ("ho-recycle", "same-recycle")]
-# Issue targets: recycle >= 1.2 x shared, recycle >= 0.9 x the same-core ceiling.
+# Targets: recycle >= 1.2 x shared, recycle >= 0.9 x the same-core ceiling.
 HANDOFF_TARGETS = {("ho-recycle", "ho-shared"): 1.2, ("ho-recycle", "same-recycle"): 0.9}
 
 
