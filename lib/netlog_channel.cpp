@@ -133,9 +133,12 @@ rte_mbuf* NetlogChannel::prefilled() {
     return m;
 }
 
-const void* NetlogChannel::next_prefilled() const {
+const void* NetlogChannel::next_prefilled() {
+    if (busy_.exchange(true, std::memory_order_seq_cst)) return nullptr;
     const uint32_t len = stack_len_.load(std::memory_order_relaxed);
-    return len ? stack_[len - 1] : nullptr;
+    const void* top = len ? stack_[len - 1] : nullptr;
+    busy_.store(false, std::memory_order_release);
+    return top;
 }
 
 // The next pre-filled buffer is known: bring its lines to this core. Called

@@ -72,10 +72,10 @@ public:
     LatencySnapshot latency() const { return latency_.read(); }
     // The last datagram's send, in ns: for a benchmark that wants every sample.
     uint64_t last_send_ns() const { return last_send_ns_.load(std::memory_order_relaxed); }
-    // What the prefetch works with (for tests; read while no one sends): the
-    // buffer the next pool-first send takes, and whether the reserve's frames
-    // sit where the prefetch looks for them.
-    const void* next_prefilled() const;
+    // What the prefetch works with: the buffer the next pool-first send takes
+    // (nullptr when none, or when the channel is in use), and whether the
+    // reserve's frames sit where the prefetch looks for them.
+    const void* next_prefilled();
     bool prefetches_frames() const { return frame_offset_ != 0; }
 
 private:
