@@ -386,34 +386,47 @@ TEST_CASE("netlog channel: the buffer the last send prefetched stays next throug
     CHECK(got[1].mbuf == next);
 }
 
-TEST_CASE("netlog channel: the appliance's coloured reserve has the layout the prefetch assumes",
-          "[netlog]") {
-    auto pool = Pool::create("nl_colour_res", 256, 0, 128 + 1088, SOCKET_ID_ANY);
-    REQUIRE(pool);
-    ChannelRig rig(16384, pool.value()->mempool());
+namespace {
+
+// One record through a channel on `reserve` (the caller's): whether the
+// channel prefetches its frames, and the datagram that arrived.
+struct ThroughReserve {
+    bool prefetches = false;
+    std::vector<Datagram> got;
+};
+
+ThroughReserve send_through(rte_mempool* reserve, std::string_view text) {
+    ThroughReserve out;
+    ChannelRig rig(16384, reserve);
     rig.open();
-    CHECK(rig.ch->prefetches_frames());
-    CHECK(rig.ch->send(rec("coloured", 1)) == 1);
-    CHECK(rig.drain().size() == 1);
+    out.prefetches = rig.ch->prefetches_frames();
+    CHECK(rig.ch->send(rec(text, 1)) == 1);
+    out.got = rig.drain();
+    return out;
 }
 
-TEST_CASE("netlog channel: the prefetch follows a private area, and leaves external buffers "
-          "alone",
+}  // namespace
+
+TEST_CASE("netlog channel: the prefetch finds the frames of the appliance's coloured reserve "
+          "and after a private area, and leaves external buffers alone",
           "[netlog]") {
+    SECTION("the appliance's coloured reserve") {
+        auto pool = Pool::create("nl_colour_res", 256, 0, 128 + 1088, SOCKET_ID_ANY);
+        REQUIRE(pool);
+        const auto r = send_through(pool.value()->mempool(), "coloured");
+        CHECK(r.prefetches);
+        REQUIRE(r.got.size() == 1);
+        CHECK(r.got[0].payload() == "6,1,99,-;coloured\n");
+    }
     SECTION("64 bytes of private area between the mbuf and its buffer") {
         rte_mempool* priv = rte_pktmbuf_pool_create("nl_priv_res", 256, 0, 64, 128 + 1088,
                                                     SOCKET_ID_ANY);
         REQUIRE(priv);
-        {
-            ChannelRig rig(16384, priv);
-            rig.open();
-            CHECK(rig.ch->prefetches_frames());
-            CHECK(rig.ch->send(rec("private", 1)) == 1);
-            const auto got = rig.drain();
-            REQUIRE(got.size() == 1);
-            CHECK(got[0].payload() == "6,1,99,-;private\n");
-        }
+        const auto r = send_through(priv, "private");
         rte_mempool_free(priv);
+        CHECK(r.prefetches);
+        REQUIRE(r.got.size() == 1);
+        CHECK(r.got[0].payload() == "6,1,99,-;private\n");
     }
     SECTION("buffers in memory of their own") {
         const rte_memzone* mz = rte_memzone_reserve("nl_ext_mem", 256 * 2048, SOCKET_ID_ANY, 0);
@@ -422,18 +435,13 @@ TEST_CASE("netlog channel: the prefetch follows a private area, and leaves exter
         rte_mempool* extpool =
             rte_pktmbuf_pool_create_extbuf("nl_ext_res", 256, 0, 0, 2048, SOCKET_ID_ANY, &ext, 1);
         REQUIRE(extpool);
-        {
-            ChannelRig rig(16384, extpool);
-            rig.open();
-            CHECK_FALSE(rig.ch->prefetches_frames());
-            CHECK(rig.ch->send(rec("external", 2)) == 1);
-            const auto got = rig.drain();
-            REQUIRE(got.size() == 1);
-            CHECK(got[0].payload() == "6,2,99,-;external\n");
-            CHECK(ipv4_header_checksum(got[0].frame.data() + 14, 20) == 0);
-        }
+        const auto r = send_through(extpool, "external");
         rte_mempool_free(extpool);
         rte_memzone_free(mz);
+        CHECK_FALSE(r.prefetches);
+        REQUIRE(r.got.size() == 1);
+        CHECK(r.got[0].payload() == "6,1,99,-;external\n");
+        CHECK(ipv4_header_checksum(r.got[0].frame.data() + 14, 20) == 0);
     }
 }
 
