@@ -133,10 +133,14 @@ rte_mbuf* NetlogChannel::prefilled() {
     return m;
 }
 
+void* NetlogChannel::top_prefilled() const {
+    const uint32_t len = stack_len_.load(std::memory_order_relaxed);
+    return len ? stack_[len - 1] : nullptr;
+}
+
 const void* NetlogChannel::next_prefilled() {
     if (busy_.exchange(true, std::memory_order_seq_cst)) return nullptr;
-    const uint32_t len = stack_len_.load(std::memory_order_relaxed);
-    const void* top = len ? stack_[len - 1] : nullptr;
+    const void* top = top_prefilled();
     busy_.store(false, std::memory_order_release);
     return top;
 }
@@ -148,9 +152,8 @@ const void* NetlogChannel::next_prefilled() {
 // follows from the pool's layout, without reading the mbuf. (An allocator
 // from a cache-less ring cannot: it learns its buffer as it takes it.)
 void NetlogChannel::warm_next_prefilled() {
-    const uint32_t len = stack_len_.load(std::memory_order_relaxed);
-    if (len == 0) return;
-    auto* m = static_cast<const char*>(stack_[len - 1]);
+    const auto* m = static_cast<const char*>(top_prefilled());
+    if (!m) return;
     rte_prefetch0(m);
     rte_prefetch0(m + RTE_CACHE_LINE_SIZE);  // next, read by the free
     if (frame_offset_ == 0) return;
@@ -207,7 +210,6 @@ uint64_t NetlogChannel::timed(uint64_t start) {
     const uint64_t now = rte_rdtsc();
     const uint64_t ns = tsc_to_ns(now - start, ns_per_tsc_q32_);
     latency_.record(ns);
-    last_send_ns_.store(ns, std::memory_order_relaxed);
     return now;
 }
 

@@ -70,8 +70,6 @@ public:
 
     Record stats() const;
     LatencySnapshot latency() const { return latency_.read(); }
-    // The last datagram's send, in ns: for a benchmark that wants every sample.
-    uint64_t last_send_ns() const { return last_send_ns_.load(std::memory_order_relaxed); }
     // What the prefetch works with: the buffer the next pool-first send takes
     // (nullptr when none, or when the channel is in use), and whether the
     // reserve's frames sit where the prefetch looks for them.
@@ -89,6 +87,7 @@ private:
     void stamp_reserve();
     rte_mbuf* take_buffer();
     rte_mbuf* prefilled();
+    void* top_prefilled() const;
     void warm_next_prefilled();
     rte_mbuf* fresh_buffer();
     uint32_t top_up_prefilled();
@@ -117,7 +116,6 @@ private:
     std::atomic<uint64_t> emergency_{0};
     std::atomic<uint64_t> drops_[kNetlogDropCount] = {};
     LatencyHistogram latency_;
-    std::atomic<uint64_t> last_send_ns_{0};
 };
 
 }  // namespace pmdfwd
