@@ -62,7 +62,9 @@ bool parse_range(Cursor& c, std::vector<unsigned>& out, std::string& error) {
     return true;
 }
 
-bool parse_set(Cursor& c, std::vector<unsigned>& out, std::string& error) {
+// `grouped` tells whether the set was written in parentheses.
+bool parse_set(Cursor& c, std::vector<unsigned>& out, std::string& error, bool* grouped = nullptr) {
+    if (grouped) *grouped = c.peek() == '(';
     if (c.eat('(')) {
         do {
             if (!parse_range(c, out, error)) return false;
@@ -86,10 +88,18 @@ LcoreListResult parse_lcore_list(std::string_view text) {
     }
     Cursor c(text);
     do {
-        if (!parse_set(c, r.lcores, r.error)) return r;
+        std::vector<unsigned> set;
+        bool grouped = false;
+        if (!parse_set(c, set, r.error, &grouped)) return r;
+        std::vector<unsigned> cpus;
         if (c.eat('@')) {
-            std::vector<unsigned> cpus;  // cpu side: validated, not used by the plan
             if (!parse_set(c, cpus, r.error)) return r;
+        } else if (grouped) {
+            cpus = set;
+        }
+        for (const unsigned lcore : set) {
+            r.lcores.push_back(lcore);
+            r.cpus.push_back(cpus.empty() ? std::vector<unsigned>{lcore} : cpus);
         }
     } while (c.eat(','));
     if (!c.done()) {
