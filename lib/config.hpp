@@ -20,6 +20,10 @@ struct SourceLoc {
     uint32_t column = 0;
 };
 
+// Ports one process can have: RTE_MAX_ETHPORTS in Debian's DPDK 22.11 build
+// (main.cpp checks it against the header).
+constexpr size_t kMaxPorts = 32;
+
 struct EalConfig {
     std::string lcores = "0-2";  // EAL --lcores syntax; first lcore is the main (control) lcore
     uint32_t memory_mb = 512;
@@ -27,6 +31,8 @@ struct EalConfig {
     std::string file_prefix = "pmdfwd";
     std::vector<std::string> extra_args;
     SourceLoc lcores_loc;
+    SourceLoc memory_mb_loc;
+    SourceLoc hugepages_loc;
 };
 
 // How the workers that send to a port share its TX queues.
@@ -56,6 +62,7 @@ struct PortConfig {
     // [poll] mode; one entry applies to every queue; else one per queue.
     std::vector<PollMode> poll;
     SourceLoc loc;  // the [[port]] table header
+    SourceLoc devargs_loc;
     SourceLoc tx_loc;
     SourceLoc poll_loc;
 
@@ -129,6 +136,7 @@ struct ControlConfig {
 struct LogConfig {
     std::string level = "info";
     std::string file;  // empty: console only
+    SourceLoc file_loc;
 };
 
 // How a log record gets its buffer: "pool-first" takes a pre-filled one and

@@ -2,12 +2,20 @@
 // fuzzer instruments the parser too). Runs on the main thread before EAL.
 #include "config_loader.hpp"
 
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <chrono>
 #include <cstdint>
-#include <fstream>
+#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <set>
 
@@ -26,6 +34,8 @@
 #include <toml++/toml.h>
 #pragma pop_macro("NDEBUG")
 
+#include "eal_args.hpp"
+#include "file_check.hpp"
 #include "text_guard.hpp"
 
 namespace pmdfwd {
@@ -192,7 +202,9 @@ const toml::table& require_table(TableReader& parent, const toml::node& n, const
 void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
     TableReader r(require_table(root, node, "eal"), "eal", root.file());
     if (const auto* n = r.string("lcores", eal.lcores, 128)) eal.lcores_loc = loc_of(*n);
+    if (const auto* n = r.take("memory_mb")) eal.memory_mb_loc = loc_of(*n);
     r.integer("memory_mb", eal.memory_mb, 64, 1 << 20);
+    if (const auto* n = r.take("hugepages")) eal.hugepages_loc = loc_of(*n);
     r.boolean("hugepages", eal.hugepages);
     if (const auto* n = r.string("file_prefix", eal.file_prefix, 64)) {
         if (!is_identifier(eal.file_prefix))
@@ -205,6 +217,8 @@ void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
             const auto* s = e.as_string();
             if (!s) r.fail(e, "extra_args", "expected an array of strings, found " +
                                                  TableReader::type_name(e));
+            if (const std::string why = owned_eal_option(s->get()); !why.empty())
+                r.fail(e, "extra_args", why + "; remove it from extra_args");
             eal.extra_args.push_back(s->get());
         }
     }
@@ -243,6 +257,7 @@ void read_port(TableReader& root, const toml::node& node, size_t index, PortConf
         r.fail(*name, "name", "must be 1-32 characters of letters, digits, '_' or '-'");
     const auto* devargs = r.string("devargs", port.devargs, 255);
     if (!devargs) root.fail(node, path + ".devargs", "every [[port]] needs devargs");
+    port.devargs_loc = loc_of(*devargs);
     if (port.devargs.empty() || port.devargs.find(' ') != std::string::npos)
         r.fail(*devargs, "devargs", "must be a non-empty device string without spaces");
     r.integer("rx_queues", port.rx_queues, 0, 64);
@@ -402,11 +417,49 @@ void read_netlog(TableReader& root, const toml::node& node, const std::vector<Po
 void read_log(TableReader& root, const toml::node& node, LogConfig& log) {
     TableReader r(require_table(root, node, "log"), "log", root.file());
     read_level(r, log.level);
-    r.string("file", log.file, 4096);
+    if (const auto* n = r.string("file", log.file, 4096)) {
+        log.file_loc = loc_of(*n);
+        if (const std::string why = log_path_problem(log.file); !why.empty())
+            r.fail(*n, "file", why);
+    }
     r.finish();
 }
 
+// Strings end up in one-line log records and in the printed plan, where a
+// control character (TOML lets them in through escapes such as "\n" or
+// "\u0000", and through multi-line strings) could forge a line. No value or
+// key pmdfwd reads needs one, so none is taken anywhere in the document.
+void refuse_control_chars(const toml::node& node, const std::string& path, const std::string& file) {
+    const auto fail = [&](const toml::source_region& where, const std::string& text,
+                          const char* what) {
+        const size_t at = find_control_char(text);
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "0x%02x", unsigned(static_cast<uint8_t>(text[at])));
+        throw ConfigThrow{{file, where.begin.line, where.begin.column,
+                           path.empty() ? "(document)" : path,
+                           std::string("control character ") + buf + " in " + what +
+                               " (values go into log lines and the plan, so they must be "
+                               "printable)"}};
+    };
+    if (const auto* s = node.as_string()) {
+        if (find_control_char(s->get()) != std::string::npos) fail(s->source(), s->get(), "a string");
+    } else if (const auto* t = node.as_table()) {
+        for (auto&& [k, v] : *t) {
+            const std::string key(k.str());
+            if (find_control_char(key) != std::string::npos)
+                fail(k.source().begin ? k.source() : v.source(), key, "a key");
+            refuse_control_chars(v, path.empty() ? key : path + "." + key, file);
+        }
+    } else if (const auto* a = node.as_array()) {
+        const bool of_tables = a->is_array_of_tables();
+        for (size_t i = 0; i < a->size(); ++i)
+            refuse_control_chars((*a)[i], of_tables ? path + "[" + std::to_string(i) + "]" : path,
+                                 file);
+    }
+}
+
 Config read_root(const toml::table& doc, const std::string& file) {
+    refuse_control_chars(doc, "", file);
     Config cfg;
     cfg.source_name = file;
     TableReader root(doc, "", file);
@@ -414,6 +467,11 @@ Config read_root(const toml::table& doc, const std::string& file) {
     if (const auto* n = root.take("port")) {
         const auto* arr = n->as_array();
         if (!arr) root.fail(*n, "port", "ports are declared as [[port]] tables");
+        if (arr->size() > kMaxPorts)
+            root.fail((*arr)[kMaxPorts], "port[" + std::to_string(kMaxPorts) + "]",
+                      "the config declares " + std::to_string(arr->size()) +
+                          " ports; DPDK here allows at most " + std::to_string(kMaxPorts) +
+                          " (RTE_MAX_ETHPORTS)");
         for (size_t i = 0; i < arr->size(); ++i) {
             cfg.ports.emplace_back();
             read_port(root, (*arr)[i], i, cfg.ports.back());
@@ -455,19 +513,83 @@ ConfigResult parse_config(std::string_view text, std::string_view file) {
     }
 }
 
+namespace {
+
+// How long a pipe (`--config <(...)`) may take to deliver the whole config.
+constexpr int kPipeWaitMs = 5000;
+
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+// Reads up to `limit` bytes to the end. A pipe is waited on, at most
+// kPipeWaitMs in all; anything else was opened O_NONBLOCK and never waits.
+std::string read_all(int fd, size_t limit, bool pipe, std::string& text) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kPipeWaitMs);
+    text.assign(limit, '\0');
+    size_t got = 0;
+    while (got < limit) {
+        const ssize_t n = ::read(fd, text.data() + got, limit - got);
+        if (n > 0) {
+            got += size_t(n);
+            continue;
+        }
+        if (n == 0) break;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN && pipe) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            pollfd p{fd, POLLIN, 0};
+            if (left.count() > 0 && ::poll(&p, 1, int(left.count())) >= 0) continue;
+            return "the pipe sent no end of file within " + std::to_string(kPipeWaitMs / 1000) +
+                   " s";
+        }
+        return std::string("cannot read file: ") + std::strerror(errno);
+    }
+    text.resize(got);
+    return {};
+}
+
+}  // namespace
+
 ConfigResult load_config_file(const std::string& path) {
-    // A directory opens as an empty stream and would read as an empty config.
+    const auto error = [&](std::string message) {
+        return ConfigError{path, 0, 0, "(document)", std::move(message)};
+    };
+    // O_NONBLOCK: opening a fifo for reading would wait for a writer forever.
+    Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-        return ConfigError{path, 0, 0, "(document)", "is a directory, not a config file"};
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return ConfigError{path, 0, 0, "(document)", "cannot open file"};
+    if (fd.get() < 0) {
+        // A socket cannot be opened at all (ENXIO): say what it is.
+        if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            return error(std::string("not a regular file (") + file_type_name(st.st_mode) + ")");
+        return error("cannot open file");
+    }
+    if (::fstat(fd.get(), &st) != 0) return error("cannot open file");
+    // A directory opens and would read as an empty config.
+    if (S_ISDIR(st.st_mode)) return error("is a directory, not a config file");
+    // An anonymous pipe (`--config <(...)`) has its writer already; a named
+    // fifo may never get one. Character devices read without waiting.
+    struct statfs fs {};
+    const bool pipe = S_ISFIFO(st.st_mode) && ::fstatfs(fd.get(), &fs) == 0 &&
+                      fs.f_type == PIPEFS_MAGIC;
+    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !pipe)
+        return error(std::string("not a regular file (") + file_type_name(st.st_mode) + ")");
     // Read one byte past the limit so the size check fires without reading
     // all of an endless source such as /dev/zero.
-    std::string text(kMaxConfigBytes + 1, '\0');
-    in.read(text.data(), std::streamsize(text.size()));
-    if (in.bad()) return ConfigError{path, 0, 0, "(document)", "cannot read file"};
-    text.resize(size_t(in.gcount()));
+    std::string text;
+    if (std::string why = read_all(fd.get(), kMaxConfigBytes + 1, pipe, text); !why.empty())
+        return error(why);
     return parse_config(text, path);
 }
 

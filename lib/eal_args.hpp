@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "config.hpp"
@@ -16,5 +17,16 @@ bool is_pci_devargs(const std::string& devargs);
 
 // The device name part of devargs: everything before the first ','.
 std::string devargs_name(const std::string& devargs);
+
+// The device devargs name, spelled one way: a PCI address with its domain
+// and in lower case ("01:00.0" and "0000:01:00.0" are one device), else the
+// name as it is. Two ports with the same key would be one DPDK device.
+std::string device_key(const std::string& devargs);
+
+// Why an extra_args element must not reach EAL: it sets something pmdfwd
+// sets itself from the config, or that its ports and control rely on
+// ("--file-prefix=x", "-l", "--no-hu", ...). Empty when the element is fine.
+// Long options are matched as getopt_long does, so abbreviations count.
+std::string owned_eal_option(std::string_view arg);
 
 }  // namespace pmdfwd

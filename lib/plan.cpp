@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "eal_args.hpp"
 #include "lcore_list.hpp"
 #include "pmd_quirks.hpp"
 
@@ -222,6 +223,15 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
                           std::to_string(needed) + " (it is " +
                           std::to_string(cfg.pool.data_room) + ")");
     }
+
+    // EAL would probe one device once: the second port would find no port id.
+    for (size_t i = 0; i < cfg.ports.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+            if (device_key(cfg.ports[i].devargs) == device_key(cfg.ports[j].devargs))
+                return at(cfg, cfg.ports[i].devargs_loc, "port[" + std::to_string(i) + "].devargs",
+                          "port '" + cfg.ports[i].name + "' uses device '" +
+                              device_key(cfg.ports[i].devargs) + "', as port '" +
+                              cfg.ports[j].name + "' does; each device backs one port");
 
     if (cfg.netlog.enabled) {
         const PortConfig* nl = cfg.find_port(cfg.netlog.port);

@@ -366,6 +366,14 @@ std::optional<ConfigError> screen_config_text(std::string_view text, std::string
     return std::nullopt;
 }
 
+size_t find_control_char(std::string_view s) {
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<uint8_t>(s[i]);
+        if (c < 0x20 || c == 0x7F) return i;
+    }
+    return std::string_view::npos;
+}
+
 std::string key_at_line(std::string_view text, uint32_t line) {
     Scanner scanner(text);
     std::map<std::string, unsigned> array_counts;

@@ -18,6 +18,7 @@
 #include "../../lib/eal_args.hpp"
 #include "../../lib/logging.hpp"
 #include "../../lib/plan.hpp"
+#include "../../lib/system_check.hpp"
 #include "../../lib/version.hpp"
 
 namespace {
@@ -25,6 +26,9 @@ namespace {
 constexpr int kExitStartFailed = 1;
 constexpr int kExitBadConfig = 2;
 constexpr int kExitPoolsNotFull = 3;
+
+// The config refuses more ports than this build of DPDK can hold.
+static_assert(pmdfwd::kMaxPorts <= RTE_MAX_ETHPORTS, "pmdfwd::kMaxPorts is above RTE_MAX_ETHPORTS");
 
 std::atomic<int> g_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free);
@@ -82,7 +86,13 @@ int main(int argc, char** argv) {
     std::string config_path;
     bool check_only = false;
     cli.add_option("-c,--config", config_path, "TOML config file")->required();
-    cli.add_flag("--check", check_only, "validate the config, print the plan, and exit (0 or 2)");
+    bool skip_system_check = false;
+    auto* check = cli.add_flag("--check", check_only,
+                               "validate the config, print the plan, and exit (0 or 2)");
+    cli.add_flag("--no-system-check", skip_system_check,
+                 "with --check: skip the checks against this machine (CPUs, memory, hugepages, "
+                 "log file), for a config meant for another host")
+        ->needs(check);
     cli.set_version_flag("--version", std::string("pmdfwd ") + pmdfwd::kVersion);
     CLI11_PARSE(cli, argc, argv);
 
@@ -98,6 +108,12 @@ int main(int argc, char** argv) {
         return kExitBadConfig;
     }
     const auto& plan = std::get<pmdfwd::Plan>(planned);
+    if (!skip_system_check) {
+        if (auto err = pmdfwd::check_against_system(cfg, pmdfwd::read_system_facts())) {
+            std::fprintf(stderr, "pmdfwd: config error: %s\n", err->to_string().c_str());
+            return kExitBadConfig;
+        }
+    }
     if (check_only) {
         std::printf("%s: OK\n", config_path.c_str());
         for (const auto& line : pmdfwd::render_plan(cfg, plan)) std::printf("  %s\n", line.c_str());

@@ -10,8 +10,19 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+
 #include "config_loader.hpp"
+#include "eal_args.hpp"
 #include "plan.hpp"
+#include "system_check.hpp"
 #include "text_guard.hpp"
 
 using namespace pmdfwd;
@@ -33,14 +44,37 @@ Config parse_ok(const std::string& text) {
     return std::get<Config>(r);
 }
 
-// The first error of parse + plan, as pmdfwd --check reports it.
+// A small machine, the same wherever the tests run: two CPUs, 4 GiB, no
+// hugepages. (The log file checks do read the file system.)
+SystemFacts small_machine() {
+    SystemFacts f;
+    f.cpus = {0, 1};
+    f.memory_bytes = uint64_t(4) << 30;
+    return f;
+}
+
+// The first error of parse + plan + the check against small_machine(), as
+// pmdfwd --check reports it on such a machine.
 ConfigError first_error(const ConfigResult& r) {
     if (auto* e = std::get_if<ConfigError>(&r)) return *e;
-    auto plan = build_plan(std::get<Config>(r));
+    const Config& cfg = std::get<Config>(r);
+    auto plan = build_plan(cfg);
     if (auto* e = std::get_if<ConfigError>(&plan)) return *e;
+    if (auto e = check_against_system(cfg, small_machine())) return *e;
     FAIL("the config was accepted");
     return {};
 }
+
+// A fresh directory under /tmp, removed with what it holds.
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char tmpl[] = "/tmp/pmdfwd-test-XXXXXX";
+        REQUIRE(::mkdtemp(tmpl));
+        path = tmpl;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
 
 ConfigError error_of(const std::string& text) {
     return first_error(parse_config(text, "t.toml"));
@@ -556,4 +590,152 @@ TEST_CASE("config: inputs the fuzzer found give located errors", "[config][fuzz]
         REQUIRE(std::holds_alternative<ConfigError>(r));
         CHECK(where(std::get<ConfigError>(r)) == c.where);
     }
+}
+
+TEST_CASE("config: control characters are refused in every string and key", "[config]") {
+    // The screen passes a raw tab, and TOML makes the rest from escapes and
+    // multi-line strings: each would forge a line in the log or the plan.
+    const struct {
+        std::string text, where;
+        std::string byte;
+    } cases[] = {
+        {"[[port]]\nname = \"p0\"\ndevargs = \"net_null0\\nx\"\n", "3:11 port[0].devargs", "0x0a"},
+        {"[[port]]\nname = \"p0\"\ndevargs = \"net_null0\\t\"\n", "3:11 port[0].devargs", "0x09"},
+        {"[[port]]\nname = \"p0\"\ndevargs = \"net_null0\tx\"\n", "3:11 port[0].devargs", "0x09"},
+        {"[[port]]\nname = \"p0\"\ndevargs = \"\"\"net_null0\nx\"\"\"\n", "3:11 port[0].devargs",
+         "0x0a"},
+        {"[[port]]\nname = \"p\\u0000\"\ndevargs = \"net_null0\"\n", "2:8 port[0].name", "0x00"},
+        {"[[port]]\nname = \"p\\u007f\"\ndevargs = \"net_null0\"\n", "2:8 port[0].name", "0x7f"},
+        {"[[port]]\nname = \"p\\r\"\ndevargs = \"net_null0\"\n", "2:8 port[0].name", "0x0d"},
+        {"[eal]\nextra_args = [\"--log-level\", \"x\\u001b[2J\"]\n" + std::string(kMinimal),
+         "2:30 eal.extra_args", "0x1b"},
+        {std::string(kMinimal) + "[log]\nfile = \"/tmp/a\\nb\"\n", "5:8 log.file", "0x0a"},
+        {std::string(kMinimal) + "[forward]\npairs = [[\"p0\", \"p\\n0\"]]\n", "5:17 forward.pairs",
+         "0x0a"},
+        {"\"a\\nb\" = 1\n" + std::string(kMinimal), "1:1 (document)", "0x0a"},
+        {std::string(kMinimal) + "\"a\\nb\" = 1\n", "4:1 port[0]", "0x0a"},
+        {"[forward.\"x\\ty\"]\n" + std::string(kMinimal), "1:10 forward", "0x09"},
+    };
+    for (const auto& c : cases) {
+        INFO(c.text);
+        const auto e = error_of(c.text);
+        CHECK(where(e) == c.where);
+        CHECK_THAT(e.message, Catch::StartsWith("control character " + c.byte));
+    }
+    // Printable text, UTF-8 included, is fine.
+    CHECK(parse_ok("[[port]]\nname = \"p0\"\ndevargs = \"net_pcap0,rx_pcap=/tmp/caf\xC3\xA9.pcap\"\n")
+              .ports[0]
+              .devargs == "net_pcap0,rx_pcap=/tmp/caf\xC3\xA9.pcap");
+}
+
+TEST_CASE("config: extra_args may not set what pmdfwd sets itself", "[config]") {
+    for (const char* arg :
+         {"--lcores", "--lcores=0-1", "--lcore=0", "--main-lcore", "--file-prefix",
+          "--file-prefix=x", "--file-pre=x", "--socket-mem=512", "--no-huge", "--no-hug",
+          "--huge-unlink", "--in-memory", "--no-shconf", "--telemetry", "--no-telemetry",
+          "--proc-type=secondary", "--vdev=net_null9", "--allow", "--block=01:00.0", "--no-pci",
+          "--help", "--version", "-l", "-l0-1", "-c", "-c3", "-m", "-m512", "-a", "-a01:00.0",
+          "-b", "-h", "-v", "-vh", "-vn4"}) {
+        INFO(arg);
+        const auto e = error_of("[eal]\nextra_args = [\"-n\", \"4\", \"" + std::string(arg) +
+                                "\"]\n" + kMinimal);
+        CHECK(where(e) == "2:26 eal.extra_args");
+        CHECK_THAT(e.message, Catch::StartsWith("'" + std::string(arg) + "' "));
+        CHECK_THAT(e.message, Catch::EndsWith("; remove it from extra_args"));
+    }
+    CHECK(owned_eal_option("--file-prefix=x") ==
+          "'--file-prefix=x' sets --file-prefix: pmdfwd sets it from eal.file_prefix");
+    CHECK(owned_eal_option("--no-hu") ==
+          "'--no-hu' abbreviates --no-huge: pmdfwd sets it from eal.hugepages");
+    CHECK(owned_eal_option("-m512") == "'-m512' sets -m: pmdfwd sets it from eal.memory_mb");
+    // What pmdfwd leaves to EAL, and option values that merely look like options.
+    for (const char* arg : {"--log-level", "lib.eal:debug", "-n", "4", "-d", "/usr/lib/pmd.so",
+                            "--huge-dir", "/mnt/huge", "--iova-mode=va", "--legacy-mem", "-r2",
+                            "-d-v", "-nv", "-", "--", "4-7", "--single-file-segments"}) {
+        INFO(arg);
+        CHECK(owned_eal_option(arg).empty());
+    }
+}
+
+TEST_CASE("config: file_prefix stays a single name under the runtime directory", "[config]") {
+    for (const char* prefix : {"a/b", "..", "../x", "/abs", "a b", "a\\u0001",
+                               "a-prefix-of-thirty-three-bytes-xx", ""}) {
+        INFO(prefix);
+        const auto e = error_of("[eal]\nfile_prefix = \"" + std::string(prefix) + "\"\n" + kMinimal);
+        CHECK(e.key == "eal.file_prefix");
+        if (std::string(prefix) != "a\\u0001")
+            CHECK(e.message == "must be 1-32 characters of letters, digits, '_' or '-'");
+    }
+    CHECK(parse_ok("[eal]\nfile_prefix = \"a-prefix-of-thirty-two-bytes-xxx\"\n" +
+                   std::string(kMinimal)).eal.file_prefix.size() == 32);
+}
+
+TEST_CASE("config: at most kMaxPorts ports", "[config]") {
+    const auto ports = [](size_t n) {
+        std::string text = "[eal]\nlcores = \"0@0,1@1\"\n";
+        for (size_t i = 0; i < n; ++i)
+            text += "[[port]]\nname = \"p" + std::to_string(i) + "\"\ndevargs = \"net_null" +
+                    std::to_string(i) + "\"\nrx_queues = " + (i == 0 ? "1" : "0") + "\n";
+        return text;
+    };
+    const Config cfg = parse_ok(ports(kMaxPorts));
+    CHECK(cfg.ports.size() == 32);
+    CHECK(std::holds_alternative<Plan>(build_plan(cfg)));
+    const auto e = error_of(ports(kMaxPorts + 1));
+    CHECK(where(e) == "131:1 port[32]");
+    CHECK(e.message == "the config declares 33 ports; DPDK here allows at most 32 (RTE_MAX_ETHPORTS)");
+}
+
+TEST_CASE("config: log file paths that cannot be opened are refused while parsing", "[config]") {
+    const auto log = [](const std::string& file) {
+        return std::string(kMinimal) + "[log]\nfile = \"" + file + "\"\n";
+    };
+    auto e = error_of(log("/tmp/" + std::string(256, 'x')));
+    CHECK(where(e) == "5:8 log.file");
+    CHECK(e.message ==
+          "log file path has a component of 256 bytes ('xxxxxxxxxxxxxxxx...'); the limit is 255 "
+          "(NAME_MAX)");
+    CHECK(parse_ok(log("/tmp/" + std::string(255, 'x'))).log.file.size() == 260);
+    std::string deep;
+    while (deep.size() < 4096) deep += "/" + std::string(200, 'd');
+    e = error_of(log(deep.substr(0, 4096)));
+    CHECK(where(e) == "5:8 log.file");
+    CHECK(e.message == "log file path is 4096 bytes; the limit is 4095 (PATH_MAX)");
+    e = error_of(log("/var/log/pmdfwd/"));
+    CHECK(e.message == "log file '/var/log/pmdfwd/' ends in '/', so it names a directory");
+    CHECK(e.key == "log.file");
+    CHECK(parse_ok(log("/var/log/pmdfwd.log")).log.file_loc.line == 5);
+}
+
+TEST_CASE("config: config files that would block or are not files are refused at once",
+          "[config]") {
+    using clock = std::chrono::steady_clock;
+    TempDir dir;
+    const std::string fifo = dir.path + "/config.fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    const auto start = clock::now();
+    auto e = std::get<ConfigError>(load_config_file(fifo));
+    CHECK(clock::now() - start < std::chrono::seconds(2));
+    CHECK(e.to_string() == fifo + ":0:0: key '(document)': not a regular file (a fifo)");
+
+    const std::string sock = dir.path + "/config.sock";
+    const int s = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    REQUIRE(s >= 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::snprintf(addr.sun_path, sizeof addr.sun_path, "%s", sock.c_str());
+    REQUIRE(::bind(s, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+    e = std::get<ConfigError>(load_config_file(sock));
+    ::close(s);
+    CHECK(e.message == "not a regular file (a socket)");
+
+    // An anonymous pipe, as from `--config <(sed ... config.toml)`, is read to its end.
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    REQUIRE(::write(fds[1], kMinimal, std::strlen(kMinimal)) == ssize_t(std::strlen(kMinimal)));
+    ::close(fds[1]);
+    auto r = load_config_file("/dev/fd/" + std::to_string(fds[0]));
+    ::close(fds[0]);
+    if (auto* err = std::get_if<ConfigError>(&r)) FAIL(err->to_string());
+    CHECK(std::get<Config>(r).ports.at(0).devargs == "net_null0");
 }

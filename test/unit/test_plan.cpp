@@ -5,8 +5,18 @@
 #include <string>
 #include <vector>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
 #include "config_loader.hpp"
+#include "eal_args.hpp"
+#include "file_check.hpp"
+#include "lcore_list.hpp"
 #include "plan.hpp"
+#include "system_check.hpp"
 
 using namespace pmdfwd;
 
@@ -432,4 +442,202 @@ TEST_CASE("plan: with device limits, too many rx queues are refused before tx is
     CHECK(e.message ==
           "port 'p0' (net_pcap) allows at most 1 rx queues but the plan needs 2; lower rx_queues "
           "for this port");
+}
+
+TEST_CASE("plan: two ports on one device are refused, PCI spelled either way", "[plan]") {
+    CHECK(device_key("net_tap0,iface=a") == "net_tap0");
+    CHECK(device_key("01:00.0") == "0000:01:00.0");
+    CHECK(device_key("0000:0A:00.1,opt=1") == "0000:0a:00.1");
+    CHECK(device_key("net_null0") != device_key("net_null1"));
+    const struct {
+        const char *a, *b;
+        const char* device;  // nullptr: two devices, accepted
+    } cases[] = {
+        {"net_tap0,iface=a", "net_tap0,iface=b", "net_tap0"},
+        {"net_null0", "net_null0", "net_null0"},
+        {"0000:01:00.0", "01:00.0,rxq_pkt_pad_en=1", "0000:01:00.0"},
+        {"0000:0a:00.0", "0A:00.0", "0000:0a:00.0"},
+        {"net_tap0,iface=a", "net_tap1,iface=a", nullptr},
+        {"01:00.0", "01:00.1", nullptr},
+    };
+    for (const auto& c : cases) {
+        INFO(c.a << " " << c.b);
+        Config cfg = cross();
+        cfg.ports[0].devargs = c.a;
+        cfg.ports[1].devargs = c.b;
+        cfg.ports[1].devargs_loc = {9, 11};
+        if (!c.device) {
+            plan_ok(cfg);
+            continue;
+        }
+        CHECK(refusal(cfg) == "plan.toml:9:11 port[1].devargs: port 'p1' uses device '" +
+                                  std::string(c.device) +
+                                  "', as port 'p0' does; each device backs one port");
+    }
+}
+
+TEST_CASE("plan: the CPUs each lcore runs on, as EAL reads --lcores", "[plan][system]") {
+    using Cpus = std::vector<std::vector<unsigned>>;
+    CHECK(parse_lcore_list("0-2").cpus == Cpus{{0}, {1}, {2}});
+    CHECK(parse_lcore_list("0@0,1@0,2@1").cpus == Cpus{{0}, {0}, {1}});
+    CHECK(parse_lcore_list("0@0,(1-3)@1").cpus == Cpus{{0}, {1}, {1}, {1}});
+    CHECK(parse_lcore_list("(0,6)").cpus == Cpus{{0, 6}, {0, 6}});  // a group floats over itself
+    CHECK(parse_lcore_list("4@(0-1),5").cpus == Cpus{{0, 1}, {5}});
+    CHECK(parse_cpu_list("0-3,8,10-11\n") == std::vector<unsigned>{0, 1, 2, 3, 8, 10, 11});
+    CHECK(parse_cpu_list("") == std::vector<unsigned>{});
+    CHECK_FALSE(parse_cpu_list("0-"));
+    CHECK_FALSE(parse_cpu_list("3-1"));
+    CHECK_FALSE(parse_cpu_list("x"));
+    CHECK(format_cpu_list({0, 1, 2, 3, 8, 10, 11}) == "0-3,8,10-11");
+    CHECK(format_cpu_list({5}) == "5");
+}
+
+namespace {
+
+SystemFacts two_cpus() {
+    SystemFacts f;
+    f.cpus = {0, 1};
+    f.memory_bytes = uint64_t(4) << 30;
+    return f;
+}
+
+std::string system_refusal(const Config& cfg, const SystemFacts& facts) {
+    const auto e = check_against_system(cfg, facts);
+    REQUIRE(e);
+    return e->file + ":" + std::to_string(e->line) + ":" + std::to_string(e->column) + " " + e->key +
+           ": " + e->message;
+}
+
+}  // namespace
+
+TEST_CASE("system: lcores must run on CPUs this process may use", "[plan][system]") {
+    Config cfg = cross("0-2");
+    CHECK(system_refusal(cfg, two_cpus()) ==
+          "plan.toml:2:10 eal.lcores: lcore 2 would run on CPU 2, which this process cannot use "
+          "(it may use CPUs 0-1); use only those, or put several lcores on one CPU with "
+          "lcore@cpu, e.g. \"0@0,1@0,2@1\"");
+    cfg.eal.lcores_loc = {};  // the default, not in the file
+    CHECK_THAT(system_refusal(cfg, two_cpus()),
+               Catch::StartsWith("plan.toml:1:1 eal.lcores: lcore 2 would run on CPU 2") &&
+                   Catch::EndsWith("(eal.lcores is not set, so its default \"0-2\" applies)"));
+    cfg.eal.lcores = "0@0,1@0,2@1";
+    CHECK_FALSE(check_against_system(cfg, two_cpus()));
+    cfg.eal.lcores = "0,1,(2)@1";
+    CHECK_FALSE(check_against_system(cfg, two_cpus()));
+    cfg.eal.lcores = "0@0,1@1,2@(0-2)";
+    CHECK_THAT(system_refusal(cfg, two_cpus()), Catch::Contains("lcore 2 would run on CPU 2,"));
+    cfg.eal.lcores = "0@0,(1,3)";  // the group floats over CPUs 1 and 3
+    CHECK_THAT(system_refusal(cfg, two_cpus()), Catch::Contains("lcore 1 would run on CPU 3,"));
+    SystemFacts sparse = two_cpus();
+    sparse.cpus = {2, 3, 5};
+    cfg.eal.lcores = "2-5";
+    CHECK_THAT(system_refusal(cfg, sparse),
+               Catch::Contains("lcore 4 would run on CPU 4, which this process cannot use (it may "
+                               "use CPUs 2-3,5)"));
+    sparse.cpus.clear();  // unknown: not checked
+    CHECK_FALSE(check_against_system(cfg, sparse));
+}
+
+TEST_CASE("system: memory_mb must fit the machine, or its free hugepages", "[plan][system]") {
+    Config cfg = cross("0@0,1@0,2@1");
+    cfg.eal.memory_mb = 4096;
+    CHECK_FALSE(check_against_system(cfg, two_cpus()));
+    cfg.eal.memory_mb = 4097;
+    cfg.eal.memory_mb_loc = {3, 13};
+    CHECK(system_refusal(cfg, two_cpus()) ==
+          "plan.toml:3:13 eal.memory_mb: memory_mb 4097 is more than this machine's memory "
+          "(4096 MiB); without hugepages EAL takes it from ordinary memory at start");
+    cfg.eal.memory_mb = 1024;
+    cfg.eal.hugepages = true;
+    SystemFacts huge = two_cpus();
+    huge.free_hugepage_bytes = uint64_t(512) << 20;
+    CHECK(system_refusal(cfg, huge) ==
+          "plan.toml:3:13 eal.memory_mb: memory_mb 1024 does not fit in this machine's free "
+          "hugepages (512 MiB); reserve more (dpdk-hugepages.py --reserve) or lower memory_mb");
+    huge.free_hugepage_bytes = uint64_t(1) << 30;
+    CHECK_FALSE(check_against_system(cfg, huge));
+    // memory_mb left at its default: the error points at hugepages, else 1:1.
+    cfg.eal.memory_mb = 2048;
+    cfg.eal.memory_mb_loc = {};
+    cfg.eal.hugepages_loc = {4, 13};
+    CHECK_THAT(system_refusal(cfg, huge), Catch::StartsWith("plan.toml:4:13 eal.memory_mb: "));
+    cfg.eal.hugepages_loc = {};
+    CHECK_THAT(system_refusal(cfg, huge), Catch::StartsWith("plan.toml:1:1 eal.memory_mb: "));
+}
+
+namespace {
+
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char tmpl[] = "/tmp/pmdfwd-test-XXXXXX";
+        REQUIRE(::mkdtemp(tmpl));
+        path = tmpl;
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_CASE("system: the log file is a regular file or a character device in a directory that exists",
+          "[plan][system]") {
+    TempDir dir;
+    const std::string fifo = dir.path + "/log.fifo";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    Config cfg = cross("0@0,1@0,2@1");
+    cfg.log.file_loc = {20, 8};
+    const auto refused = [&](const std::string& file) {
+        cfg.log.file = file;
+        return system_refusal(cfg, two_cpus());
+    };
+    const std::string fifo_sentence =
+        "log file '" + fifo +
+        "' is not a regular file (a fifo); give a regular file, or a character device such as "
+        "/dev/null";
+    CHECK(refused(fifo) == "plan.toml:20:8 log.file: " + fifo_sentence);
+    CHECK(refused(dir.path) ==
+          "plan.toml:20:8 log.file: log file '" + dir.path +
+              "' is not a regular file (a directory); give a regular file, or a character device "
+              "such as /dev/null");
+    CHECK(refused(dir.path + "/no-dir/pmdfwd.log") ==
+          "plan.toml:20:8 log.file: log file '" + dir.path + "/no-dir/pmdfwd.log': directory '" +
+              dir.path + "/no-dir' does not exist");
+    CHECK(refused(fifo + "/pmdfwd.log") == "plan.toml:20:8 log.file: log file '" + fifo +
+                                               "/pmdfwd.log': '" + fifo +
+                                               "' is not a directory (a fifo)");
+    for (const std::string& ok : {dir.path + "/new.log", std::string("/dev/null")}) {
+        INFO(ok);
+        cfg.log.file = ok;
+        CHECK_FALSE(check_against_system(cfg, two_cpus()));
+    }
+    CHECK_FALSE(std::filesystem::exists(dir.path + "/new.log"));  // --check creates nothing
+
+    // At start: the same sentence, at once, with nobody reading the fifo.
+    const auto start = std::chrono::steady_clock::now();
+    auto st = check_log_file_openable(fifo);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(2));
+    REQUIRE_FALSE(st);
+    CHECK(st.error().message == fifo_sentence);
+    st = check_log_file_openable(dir.path);
+    REQUIRE_FALSE(st);
+    CHECK(st.error().message == log_file_problem(dir.path));
+    st = check_log_file_openable(dir.path + "/no-dir/pmdfwd.log");
+    REQUIRE_FALSE(st);
+    CHECK(st.error().message == log_file_problem(dir.path + "/no-dir/pmdfwd.log"));
+    CHECK(check_log_file_openable("/dev/null"));
+    CHECK(check_log_file_openable(dir.path + "/new.log"));
+    struct stat sb {};
+    REQUIRE(::stat((dir.path + "/new.log").c_str(), &sb) == 0);
+    CHECK(S_ISREG(sb.st_mode));
+    CHECK((sb.st_mode & 0777 & ~0640) == 0);
+    auto fd = open_log_file_nonblocking(dir.path + "/new.log");
+    REQUIRE(fd);
+    ::close(fd.value());
+}
+
+TEST_CASE("system: the facts read from this machine are plausible", "[plan][system]") {
+    const SystemFacts f = read_system_facts();
+    CHECK_FALSE(f.cpus.empty());
+    CHECK(std::is_sorted(f.cpus.begin(), f.cpus.end()));
+    CHECK(f.memory_bytes > (uint64_t(64) << 20));
 }

@@ -1,0 +1,38 @@
+// The third config stage, after parsing and planning: checks against the
+// machine pmdfwd runs on (its CPUs, memory, hugepages, the log file's
+// directory). Kept apart so parsing and planning stay machine independent;
+// the check itself takes the facts as a value, so tests choose them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "config.hpp"
+#include "config_error.hpp"
+
+namespace pmdfwd {
+
+struct SystemFacts {
+    // CPUs an lcore may be pinned to, ascending: online ones, within the
+    // process's cpuset cgroup. Not sched_getaffinity(): a process started
+    // under taskset may still pin its lcores elsewhere (EAL does). Empty:
+    // unknown, not checked.
+    std::vector<unsigned> cpus;
+    uint64_t memory_bytes = 0;         // physical memory; 0: unknown, not checked
+    uint64_t free_hugepage_bytes = 0;  // free hugepages of every size
+};
+
+SystemFacts read_system_facts();
+
+// The first thing in cfg this machine cannot do, located like any config
+// error. Reads the file system for the log file only.
+std::optional<ConfigError> check_against_system(const Config& cfg, const SystemFacts& facts);
+
+// The kernel's CPU list format: "0-3,8,10-11". nullopt when malformed.
+std::optional<std::vector<unsigned>> parse_cpu_list(std::string_view text);
+std::string format_cpu_list(const std::vector<unsigned>& cpus);
+
+}  // namespace pmdfwd
