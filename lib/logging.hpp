@@ -1,4 +1,5 @@
-// spdlog set-up for the appliance: console (stderr) plus an optional file.
+// spdlog set-up for the appliance: console (stderr) plus an optional file,
+// reopened on request (SIGHUP).
 #pragma once
 
 #include <memory>
@@ -13,5 +14,8 @@ namespace pmdfwd {
 
 // Installs the "pmdfwd" logger as spdlog's default.
 Status setup_logging(const LogConfig& cfg);
+// Opens the [log] file again by its path (after logrotate moved it away);
+// on failure the old file stays in use. Main thread, after setup_logging.
+Status reopen_log_file();
 
 }  // namespace pmdfwd

@@ -91,7 +91,8 @@ uint64_t realtime_us() {
     return uint64_t(ts.tv_sec) * 1000000 + uint64_t(ts.tv_nsec) / 1000;
 }
 
-// Standard error first: it needs nothing from the channel.
+// Standard error first and always: it needs nothing from the channel, and
+// without [netlog] it is the only place the report goes.
 void emergency_send(NetlogChannel* ch, uint8_t level, std::string_view text,
                     uint64_t timestamp_us) {
     (void)!write(STDERR_FILENO, text.data(), text.size());
@@ -125,7 +126,13 @@ void on_fatal_signal(int sig, siginfo_t* info, void*) {
         const char* abbrev = sigabbrev_np(sig);
         head.str("pmdfwd: fatal signal ").num(uint64_t(sig)).str(" (SIG").str(abbrev ? abbrev : "?")
             .str(")");
-        if (sig == SIGSEGV || sig == SIGBUS) head.str(" at address ").hex(uintptr_t(info->si_addr));
+        if (info->si_code <= 0) {
+            // Sent with kill(2), tgkill(2) or sigqueue(3) (abort() included):
+            // si_addr then overlays the sender's pid, not a fault address.
+            head.str(" sent by pid ").num(uint64_t(info->si_pid));
+        } else if (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE) {
+            head.str(" at address ").hex(uintptr_t(info->si_addr));
+        }
         head.str("; the last records and a backtrace follow");
         emergency_send(ch, 0, head.view(), realtime_us());
         g_recent.for_each(last_seq, [&](const NetlogRecord& rec) {

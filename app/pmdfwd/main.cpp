@@ -1,6 +1,8 @@
 // pmdfwd: load and check the config, start EAL and the appliance, run until
 // SIGINT/SIGTERM or a telemetry shutdown, then stop gracefully and audit pools.
-// Exit codes: 0 ok, 1 start-up failure, 2 bad config, 3 mbufs missing at exit.
+// SIGHUP reopens the log file; SIGPIPE is ignored; a fatal signal prints a
+// crash report. Exit codes: 0 ok, 1 start-up failure, 2 bad config, 3 mbufs
+// missing at exit, 128 + signal when a fatal (or second stop) signal ends it.
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <spdlog/spdlog.h>
@@ -31,19 +33,64 @@ constexpr int kExitPoolsNotFull = 3;
 static_assert(pmdfwd::kMaxPorts <= RTE_MAX_ETHPORTS, "pmdfwd::kMaxPorts is above RTE_MAX_ETHPORTS");
 
 std::atomic<int> g_signal{0};
-static_assert(std::atomic<int>::is_always_lock_free);
+std::atomic<bool> g_reopen_log{false};
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
 
+// The handlers only set flags: the main lcore's loop acts on them.
 extern "C" void on_stop_signal(int sig) { g_signal.store(sig); }
+extern "C" void on_hangup(int) { g_reopen_log.store(true); }
 
+// The signals pmdfwd handles itself (the fatal ones are the crash report's).
+constexpr int kOwnSignals[] = {SIGINT,  SIGTERM, SIGHUP, SIGPIPE, SIGSEGV,
+                               SIGBUS, SIGFPE,  SIGILL, SIGABRT};
+struct sigaction g_installed[std::size(kOwnSignals)];
+
+// First thing in main: a stop asked for while the config loads or EAL
+// starts is remembered, and the normal shutdown (pool audit included) runs
+// as soon as start-up is over, instead of the default action killing a
+// half-started appliance.
 void install_signal_handlers() {
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
+    struct sigaction stop {};
+    stop.sa_handler = on_stop_signal;
     // SA_RESETHAND: a second signal takes the default action, so an operator
     // can always end a shutdown that hangs.
-    sa.sa_flags = SA_RESTART | SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
+    stop.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGINT, &stop, nullptr);
+    sigaction(SIGTERM, &stop, nullptr);
+    struct sigaction hup {};
+    hup.sa_handler = on_hangup;
+    hup.sa_flags = SA_RESTART;
+    sigemptyset(&hup.sa_mask);
+    sigaction(SIGHUP, &hup, nullptr);
+    // A telemetry client that hangs up before its reply is written must cost
+    // that write an EPIPE, not the process its life.
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGPIPE, &ignore, nullptr);
+}
+
+void remember_signal_handlers() {
+    for (size_t i = 0; i < std::size(kOwnSignals); ++i)
+        sigaction(kOwnSignals[i], nullptr, &g_installed[i]);
+}
+
+// EAL and the PMDs install handlers of their own (net_tap: a real-time
+// signal per packet; EAL: SIGBUS while it maps hugepages); if one took over
+// a signal of ours, say so rather than let that signal misbehave unexplained.
+void check_signal_handlers() {
+    for (size_t i = 0; i < std::size(kOwnSignals); ++i) {
+        const int sig = kOwnSignals[i];
+        struct sigaction now {};
+        sigaction(sig, nullptr, &now);
+        if (now.sa_handler == g_installed[i].sa_handler) continue;
+        if (sig == g_signal.load() && now.sa_handler == SIG_DFL) continue;  // SA_RESETHAND
+        const char* abbrev = sigabbrev_np(sig);
+        spdlog::warn("the handler of SIG{} was replaced during start-up: pmdfwd's own "
+                     "handling of that signal is lost",
+                     abbrev ? abbrev : "?");
+    }
 }
 
 // Sleeps until `ms` from now on CLOCK_MONOTONIC, to an absolute deadline.
@@ -61,11 +108,25 @@ void sleep_ms(long ms) {
     }
 }
 
+// SIGHUP: logrotate has moved the file away; nothing else is reloaded.
+void reopen_log(const pmdfwd::LogConfig& cfg) {
+    if (cfg.file.empty()) {
+        spdlog::info("SIGHUP: no [log] file to reopen");
+        return;
+    }
+    spdlog::info("SIGHUP: reopening log file '{}'", cfg.file);  // the last line in the old file
+    if (auto st = pmdfwd::reopen_log_file(); !st)
+        spdlog::error("SIGHUP: {}; still writing to the file opened before", st.error().message);
+    else
+        spdlog::info("SIGHUP: log file '{}' reopened", cfg.file);
+}
+
 // Main lcore: sleeps between checks; the workers do the polling.
 void wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg) {
     using namespace std::chrono;
     auto next_stats = steady_clock::now() + seconds(cfg.control.stats_log_interval_s);
     while (g_signal.load() == 0 && !app.stop_requested()) {
+        if (g_reopen_log.exchange(false)) reopen_log(cfg.log);
         sleep_ms(20);
         app.housekeeping();
         if (cfg.control.stats_log_interval_s && steady_clock::now() >= next_stats) {
@@ -73,15 +134,18 @@ void wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg) {
             next_stats += seconds(cfg.control.stats_log_interval_s);
         }
     }
-    if (const int sig = g_signal.load())
-        spdlog::info("signal {} received, stopping", sig);
-    else
+    if (const int sig = g_signal.load()) {
+        const char* abbrev = sigabbrev_np(sig);
+        spdlog::info("signal {} (SIG{}) received, stopping", sig, abbrev ? abbrev : "?");
+    } else {
         spdlog::info("shutdown requested over telemetry, stopping");
+    }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    install_signal_handlers();
     CLI::App cli{"pmdfwd: DPDK poll-mode forwarding appliance"};
     std::string config_path;
     bool check_only = false;
@@ -124,10 +188,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pmdfwd: config error: %s\n", st.error().message.c_str());
         return kExitBadConfig;
     }
-    if (cfg.netlog.enabled) {
-        pmdfwd::netlog_install_sink(cfg.netlog.level);
-        pmdfwd::netlog_install_crash_handler();
-    }
+    // The crash report replays the last records, on stderr always and over
+    // the log channel when there is one: the sink keeps them either way.
+    pmdfwd::netlog_install_sink(cfg.netlog.enabled ? cfg.netlog.level : cfg.log.level);
+    pmdfwd::netlog_install_crash_handler();
+    remember_signal_handlers();
     // The plan is logged once the devices' limits have resolved it (Appliance).
     spdlog::info("pmdfwd {} starting with {}", pmdfwd::kVersion, config_path);
 
@@ -140,7 +205,6 @@ int main(int argc, char** argv) {
                          rte_strerror(rte_errno));
         return kExitStartFailed;
     }
-    install_signal_handlers();
 
     int rc = 0;
     {
@@ -151,6 +215,7 @@ int main(int argc, char** argv) {
             spdlog::critical("cannot start: {}", app.error().message);
             rc = kExitStartFailed;
         } else {
+            check_signal_handlers();
             spdlog::info("running: {} worker(s); pmdctl --file-prefix {} show workers",
                          plan.workers.size(), cfg.eal.file_prefix);
             wait_for_stop(*app.value(), cfg);
