@@ -83,7 +83,7 @@ inline std::vector<uint8_t> bytes_of(const rte_mbuf* m) {
 // and freeing them.
 inline std::vector<std::vector<uint8_t>> collect(rte_ring* ring, size_t want,
                                                  std::chrono::milliseconds timeout =
-                                                     std::chrono::milliseconds(5000)) {
+                                                     std::chrono::milliseconds(30000)) {
     std::vector<std::vector<uint8_t>> out;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (out.size() < want && std::chrono::steady_clock::now() < deadline) {
@@ -129,8 +129,10 @@ inline Plan plan_of(const Config& cfg) {
 }
 
 // Waits until worker i has counted at least `pkts` received packets.
+// The deadline is for a wedged worker, not a slow one: a loaded host may
+// give a worker a fraction of a core.
 inline bool wait_rx(const Appliance& app, size_t worker, uint64_t pkts) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (std::chrono::steady_clock::now() < deadline) {
         if (app.worker_snapshot(worker).rx_pkts >= pkts) return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(1));

@@ -65,7 +65,7 @@ std::vector<std::vector<uint8_t>> frames(size_t n) {
 // Waits until the workers' totals show every received packet sent or dropped.
 WorkerSnapshot settled_totals(const Appliance& app, uint64_t rx) {
     WorkerSnapshot sum;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     do {
         sum = WorkerSnapshot{};
         for (size_t i = 0; i < app.worker_count(); ++i) sum += app.worker_snapshot(i);
@@ -230,7 +230,15 @@ TEST_CASE("handoff on net_null ports: the owner transmits what the poller receiv
         if (!started) FAIL(started.error().message);
         auto& app = *started.value();
         CHECK(app.resolved_plan().workers[0].handoff_to == 1);
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        // Until the counts below have moved, however long a loaded host takes.
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (std::chrono::steady_clock::now() < deadline) {
+            const RecycleCounts c = recycle_counts(app.worker_pool(0));
+            if (c.deferred > 0 && c.refill_defer > 0 && app.worker_snapshot(0).rx_pkts > 10000 &&
+                app.worker_snapshot(1).handoff_in > 0)
+                break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
         // Worker 1 frees worker 0's mbufs in tx_burst: they go back over its
         // defer ring.
         const RecycleCounts c = recycle_counts(app.worker_pool(0));
