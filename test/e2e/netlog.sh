@@ -48,7 +48,7 @@ ip -n "$NS_L" link set "$IF_L" address "$MAC_L"
 ip netns exec "$NS_L" /usr/bin/python3 "$E2E_ROOT/test/e2e/udp_receiver.py" 6666 \
   "$WORK/received.jsonl" &
 disown  # killed by cleanup; no job-control notice in the log
-for _ in $(seq 50); do grep -q ready "$WORK/received.jsonl" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q ready "$WORK/received.jsonl" 2>/dev/null && break; sleep 0.1; done
 
 # The channel's extra TX queue brings an extra rx queue on a tap port, where
 # the kernel may steer any flow: forwarding must not lose them.
@@ -57,16 +57,18 @@ if ip netns exec "$NS_L" ping -c 10 -i 0.1 -W 2 10.233.0.2 >"$WORK/ping.txt" 2>&
 else
   fail "ping crosses pmdfwd with the channel's queue on the tap port" "$(tail -2 "$WORK/ping.txt" | tr '\n' ' ')"
 fi
-sleep 2.5  # a stats line a second
-telemetry "/pmdfwd/log_test,2500" >"$WORK/log_test.json"
-check "log_test answers" grep -q '"logged"' "$WORK/log_test.json"
-wait_received() {  # PATTERN: until a reassembled record matches, at most 5 s
-  for _ in $(seq 50); do
-    [[ $(received "$1" | field matching) -ge 1 ]] && return 0
-    sleep 0.1
+# wait_received PATTERN [COUNT]: until COUNT (1) reassembled records match;
+# at most 30 s, for a loaded host.
+wait_received() {
+  for _ in $(seq 150); do
+    [[ $(received "$1" | field matching) -ge ${2:-1} ]] && return 0
+    sleep 0.2
   done
   return 1
 }
+wait_received '^stats: ' 2  # a stats line a second
+telemetry "/pmdfwd/log_test,2500" >"$WORK/log_test.json"
+check "log_test answers" grep -q '"logged"' "$WORK/log_test.json"
 wait_received '^netlog test record of 2500 bytes:'
 
 out=$(received '^stats: ')

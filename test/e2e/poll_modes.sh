@@ -42,8 +42,13 @@ ns_attach "$NS_L" "$IF_L" 10.232.0.1/24
 ns_attach "$NS_R" "$IF_R" 10.232.0.2/24
 
 # Idle: past the adaptive worker's spin and pause phases (50000 + 50000
-# empty polls of a tap queue, a syscall each), then a clean window.
-sleep 1.5
+# empty polls of a tap queue, a syscall each: as long as the host makes
+# them), which ends at its first wake-up, then a clean window.
+deadline=$((SECONDS + 60))
+until (( $(worker wakeups left) > 0 && $(worker wakeups right) > 0 )) 2>/dev/null; do
+  ((SECONDS < deadline)) || break
+  sleep 0.2
+done
 "$PMDCTL" --file-prefix "$PREFIX" clear stats >/dev/null
 sleep 1.5
 for side in left right; do
@@ -57,7 +62,7 @@ for side in left right; do
 done
 rx_before=$(worker rx_pkts left) wakeups_before=$(worker wakeups left)
 
-if ip netns exec "$NS_L" ping -c 4 -i 0.3 -W 2 10.232.0.2 >"$WORK/ping.txt" 2>&1; then
+if ip netns exec "$NS_L" ping -c 9 -i 0.3 -W 2 10.232.0.2 >"$WORK/ping.txt" 2>&1; then
   pass "ping crosses the sleeping workers"
 else
   fail "ping crosses the sleeping workers" "$(tail -2 "$WORK/ping.txt" | tr '\n' ' ')"
@@ -67,29 +72,51 @@ check "the interrupt worker received the pings ($rx_before -> $rx_after)" \
   test "$rx_after" -ge $((rx_before + 4))
 check "and was woken to do it ($wakeups_before -> $wakeups_after)" \
   test "$wakeups_after" -gt "$wakeups_before"
-# Woken by the packet, not by the end of a 50 ms wait: a round trip well
-# under that (it crosses both sleeping workers).
-rtt_max=$(sed -n 's|^rtt .* = [0-9.]*/[0-9.]*/\([0-9.]*\)/.*|\1|p' "$WORK/ping.txt")
-check "the interrupt wakes the worker (slowest round trip ${rtt_max:-?} ms < 20 ms)" \
-  awk -v r="${rtt_max:-999}" 'BEGIN { exit !(r < 20) }' 
+# Woken by the packet, not by the end of a 50 ms wait, which would make the
+# round trips spread evenly over 0-50 ms: the median is well under that (it
+# crosses both sleeping workers). The median, not the slowest: a loaded host
+# may hold any one wake-up back.
+rtt_median=$(sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p' "$WORK/ping.txt" | sort -n |
+  awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }')
+check "the interrupt wakes the worker (median round trip ${rtt_median:-?} ms < 20 ms)" \
+  awk -v r="${rtt_median:-999}" 'BEGIN { exit !(r < 20) }'
 
 # Under traffic the adaptive worker (the right port: TCP's ACKs) spins.
 ip netns exec "$NS_R" iperf3 -s -1 -B 10.232.0.2 >"$WORK/iperf-s.txt" 2>&1 &
-sleep 0.5
-ip netns exec "$NS_L" iperf3 -c 10.232.0.2 -t 3 -J >"$WORK/iperf.json" 2>&1 &
+# Until the server listens, however long a loaded host takes to start it.
+for _ in $(seq 200); do
+  ip netns exec "$NS_R" ss -Hltn 'sport = :5201' | grep -q . && break
+  sleep 0.1
+done
+ip netns exec "$NS_L" iperf3 -c 10.232.0.2 -t 5 -J >"$WORK/iperf.json" 2>&1 &
 IPERF=$!
-sleep 1
+sleep 1  # past TCP's slow start
 "$PMDCTL" --file-prefix "$PREFIX" clear stats >/dev/null
 sleep 1
-busy_sleep=$(worker sleep_permille right) busy_rx=$(worker rx_pkts right)
+# A window of a second or more, until a thousand packets have crossed (a
+# loaded host slows TCP down); the counts from one snapshot.
+deadline=$((SECONDS + 20))
+while :; do
+  snap=$("$PMDCTL" --file-prefix "$PREFIX" --json show workers 2>/dev/null) &&
+    busy_rx=$(json_get "$snap" "[w for w in d if w['rx_port']=='right'][0]['rx_pkts']") &&
+    busy_wakeups=$(json_get "$snap" "[w for w in d if w['rx_port']=='right'][0]['wakeups']") &&
+    busy_sleep=$(json_get "$snap" "[w for w in d if w['rx_port']=='right'][0]['sleep_permille']") &&
+    ((busy_rx > 1000)) && break
+  kill -0 "$IPERF" 2>/dev/null && ((SECONDS < deadline)) || break
+  sleep 0.2
+done
 wait $IPERF; iperf_rc=$?
 check "iperf3 TCP crossed" test "$iperf_rc" -eq 0
-check "under traffic the adaptive worker forwarded ($busy_rx packets in 1 s)" \
-  test "$busy_rx" -gt 1000
-# (TCP on two cores shared with both workers has pauses of its own; idle,
-# the same worker sleeps over 900 permille.)
-check "and mostly spun instead of sleeping (sleep ${busy_sleep}permille)" \
-  test "$busy_sleep" -le 500
+check "under traffic the adaptive worker forwarded (${busy_rx:-?} packets)" \
+  test "${busy_rx:-0}" -gt 1000
+# Sleeping between packets would be a wake-up for most of them; spinning,
+# only where TCP itself paused for 100000 empty polls. On two cores shared
+# with both workers (and whatever else the host runs) TCP has such pauses,
+# and how long they last is the scheduler's business: the check counts
+# wake-ups against packets, not sleep against time. (Idle, the worker
+# wakes thousands of times a second.)
+check "and spun instead of sleeping between them (${busy_wakeups:-?} wake-ups, sleep ${busy_sleep:-?}permille)" \
+  test $(( ${busy_wakeups:-999999} * 2 )) -le "${busy_rx:-0}"
 
 latency=$("$PMDCTL" --file-prefix "$PREFIX" --json show latency)
 lat_pkts=$(json_get "$latency" '[w for w in d if w["rx_port"]=="right"][0]["pkts"]')

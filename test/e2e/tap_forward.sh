@@ -61,25 +61,49 @@ else
 fi
 
 ip netns exec "$NS_R" iperf3 -s -1 -B 10.231.0.2 >"$WORK/iperf-s.txt" 2>&1 &
-sleep 0.5
+# Until the server listens, however long a loaded host takes to start it.
+for _ in $(seq 200); do
+  ip netns exec "$NS_R" ss -Hltn 'sport = :5201' | grep -q . && break
+  sleep 0.1
+done
 if ip netns exec "$NS_L" iperf3 -c 10.231.0.2 -t 3 -J >"$WORK/iperf.json" 2>&1; then
   bps=$(json_get "$(cat "$WORK/iperf.json")" 'int(d["end"]["sum_received"]["bits_per_second"])')
   check "$MODE: iperf3 TCP moved data ($bps bit/s)" test "$bps" -gt 0
 else
   fail "$MODE: iperf3 TCP run" "$(tail -3 "$WORK/iperf.json" | tr '\n' ' ')"
 fi
-sleep 1  # let the last frames drain before comparing counters
-
-workers=$("$PMDCTL" --file-prefix "$PREFIX" --json show workers)
-w_left_rx=$(json_get "$workers" '[w for w in d if w["rx_port"]=="left"][0]["rx_pkts"]')
-w_left_tx=$(json_get "$workers" '[w for w in d if w["rx_port"]=="left"][0]["tx_pkts"]')
-w_right_rx=$(json_get "$workers" '[w for w in d if w["rx_port"]=="right"][0]["rx_pkts"]')
-w_right_tx=$(json_get "$workers" '[w for w in d if w["rx_port"]=="right"][0]["tx_pkts"]')
+# read_counters: pmdfwd's and the kernel's counters, one pmdctl snapshot.
+# False when pmdctl gave no JSON (a loaded host can make it time out).
+read_counters() {
+  local sel='[w for w in d if w["rx_port"]=="left"][0]' ser='[w for w in d if w["rx_port"]=="right"][0]'
+  workers=$("$PMDCTL" --file-prefix "$PREFIX" --json show workers 2>>"$WORK/pmdctl.err") || return 1
+  w_left_rx=$(json_get "$workers" "$sel[\"rx_pkts\"]") || return 1
+  w_left_tx=$(json_get "$workers" "$sel[\"tx_pkts\"]") || return 1
+  w_right_rx=$(json_get "$workers" "$ser[\"rx_pkts\"]") || return 1
+  w_right_tx=$(json_get "$workers" "$ser[\"tx_pkts\"]") || return 1
+  if [[ $MODE == owner ]]; then
+    ho_left=$(json_get "$workers" "$sel[\"handoff_out\"]") || return 1
+    ho_full=$(json_get "$workers" "$sel[\"drop_handoff_full\"]") || return 1
+    ho_right_in=$(json_get "$workers" "$ser[\"handoff_in\"]") || return 1
+    # Each worker transmits on the port it polls: the other worker's packets.
+    local tmp=$w_left_tx; w_left_tx=$w_right_tx; w_right_tx=$tmp
+  fi
+  k_left_tx=$(ns_iface_counter "$NS_L" "$IF_L" tx_packets)
+  k_left_rx=$(ns_iface_counter "$NS_L" "$IF_L" rx_packets)
+  k_right_tx=$(ns_iface_counter "$NS_R" "$IF_R" tx_packets)
+  k_right_rx=$(ns_iface_counter "$NS_R" "$IF_R" rx_packets)
+}
+# The last frames drain, and a late kernel frame (IPv6 ND) crosses, in
+# whatever time the host gives: compare once the counts agree, or at the
+# deadline with what was read last.
+counters_agree() {
+  read_counters && ((w_left_rx == k_left_tx && k_right_rx == w_left_tx &&
+                     w_right_rx == k_right_tx && k_left_rx == w_right_tx))
+}
+deadline=$((SECONDS + 30))
+until counters_agree || ((SECONDS >= deadline)); do sleep 0.2; done
+check "$MODE: pmdctl --json show workers answered" test -n "${w_left_rx:-}"
 if [[ $MODE == owner ]]; then
-  # Each worker transmits on the port it polls: the other worker's packets.
-  ho_left=$(json_get "$workers" '[w for w in d if w["rx_port"]=="left"][0]["handoff_out"]')
-  ho_full=$(json_get "$workers" '[w for w in d if w["rx_port"]=="left"][0]["drop_handoff_full"]')
-  ho_right_in=$(json_get "$workers" '[w for w in d if w["rx_port"]=="right"][0]["handoff_in"]')
   # TCP bursts can outrun a tap port's TX (a syscall per frame): what the
   # handoff ring cannot take is dropped and counted, never waited for.
   check "$MODE: the left worker handed every packet to the right port's owner or counted it ($ho_left + $ho_full of $w_left_rx)" \
@@ -91,12 +115,7 @@ if [[ $MODE == owner ]]; then
     test $((ho_left - ho_right_in)) -ge 0 -a $((ho_left - ho_right_in)) -le 8
   check "$MODE: the plan shows the handoff" grep -q "hands off to worker 1, owner of 'right' txq 0" \
     "$WORK/pmdfwd.log"
-  tmp=$w_left_tx w_left_tx=$w_right_tx w_right_tx=$tmp
 fi
-k_left_tx=$(ns_iface_counter "$NS_L" "$IF_L" tx_packets)
-k_left_rx=$(ns_iface_counter "$NS_L" "$IF_L" rx_packets)
-k_right_tx=$(ns_iface_counter "$NS_R" "$IF_R" tx_packets)
-k_right_rx=$(ns_iface_counter "$NS_R" "$IF_R" rx_packets)
 check "$MODE: left worker received what the left namespace sent ($w_left_rx vs $k_left_tx)" \
   test "$w_left_rx" -eq "$k_left_tx"
 check "$MODE: right namespace received what the left worker sent ($k_right_rx vs $w_left_tx)" \
