@@ -4,6 +4,7 @@
 #include "appliance.hpp"
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
@@ -31,6 +32,7 @@ Status Appliance::build(const std::string& pool_prefix) {
     // "<prefix>_spare<port>" must fit RTE_MEMPOOL_NAMESIZE with room for ids.
     if (pool_prefix.size() + 12 >= RTE_MEMPOOL_NAMESIZE)
         return make_error("pool name prefix '" + pool_prefix + "' is too long");
+    if (auto st = open_telemetry_gate(); !st) return st;
     if (auto st = resolve_plan(); !st) return st;
     for (const auto& line : render_plan(cfg_, plan_)) spdlog::info("plan: {}", line);
     for (const auto& w : plan_.workers)
@@ -86,6 +88,25 @@ Status Appliance::build(const std::string& pool_prefix) {
         launched_[w->id] = true;
     }
     control_attach(this);
+    return Ok{};
+}
+
+// First, so that no request reaches DPDK's socket unchecked for longer than
+// EAL's start-up took.
+Status Appliance::open_telemetry_gate() {
+    if (!cfg_.control.telemetry) return Ok{};
+    TelemetryGateOptions options;
+    options.runtime_dir = rte_eal_get_runtime_dir();
+    options.idle_timeout_ms = cfg_.control.telemetry_idle_s * 1000;
+    options.max_clients = cfg_.control.telemetry_max_clients;
+    options.limits = {RTE_MAX_ETHPORTS, RTE_MAX_HEAPS, RTE_MAX_MEMZONE, RTE_MEMPOOL_NAMESIZE};
+    auto gate = TelemetryGate::open(std::move(options));
+    if (!gate) {
+        // EAL started with --no-telemetry (as the tests do): nothing to guard.
+        if (gate.error().code == -ENOENT) return Ok{};
+        return gate.error();
+    }
+    telemetry_gate_ = std::move(gate.value());
     return Ok{};
 }
 
@@ -311,6 +332,7 @@ ShutdownReport Appliance::shutdown() {
     if (shut_down_) return report;
     shut_down_ = true;
     control_detach(this);
+    telemetry_gate_.reset();
     stop_workers_.store(true);
     for (size_t i = 0; i < workers_.size(); ++i)
         if (launched_.size() > i && launched_[i]) rte_eal_wait_lcore(workers_[i]->lcore);

@@ -17,6 +17,7 @@
 #include "port.hpp"
 #include "recycle_mempool.hpp"
 #include "stats_records.hpp"
+#include "telemetry_gate.hpp"
 #include "worker.hpp"
 
 namespace pmdfwd {
@@ -83,6 +84,7 @@ private:
     Status wire_workers();
     uint64_t drain_handoff_rings();
     Status create_netlog(const std::string& pool_prefix);
+    Status open_telemetry_gate();
     void watch_pools();
     bool one_pool_per_tx_queue(size_t port) const;
     WorkerIdentity identity(size_t i) const;
@@ -94,6 +96,7 @@ private:
     std::vector<rte_mempool*> worker_pool_;     // by worker id (all the same for "shared")
     std::vector<rte_ring*> handoff_rings_;      // by sender worker id; null: sends itself
     std::unique_ptr<NetlogChannel> netlog_;
+    std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket
     size_t data_pool_count_ = 0;                // pools_ before spare and netlog pools
     std::vector<uint64_t> last_alloc_empty_;    // per data pool, for watch_pools
     std::vector<uint64_t> last_rx_nombuf_;      // per port

@@ -52,6 +52,16 @@ Record Appliance::info() const {
     r.add("uptime_s", uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
                                    std::chrono::steady_clock::now() - started_at_)
                                    .count()));
+    if (telemetry_gate_) {
+        const auto& c = telemetry_gate_->counters();
+        r.add("telemetry_clients", c.clients.load());
+        r.add("telemetry_accepted", c.accepted.load());
+        r.add("telemetry_evicted", c.evicted.load());
+        r.add("telemetry_idle_closed", c.idle_closed.load());
+        r.add("telemetry_slow_closed", c.slow_closed.load());
+        r.add("telemetry_refused", c.refused.load());
+        r.add("telemetry_dpdk_failures", c.dpdk_failures.load());
+    }
     return r;
 }
 

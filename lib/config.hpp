@@ -131,6 +131,10 @@ struct PoolConfig {
 struct ControlConfig {
     bool telemetry = true;
     uint32_t stats_log_interval_s = 0;  // 0: no periodic stats line in the log
+    // The telemetry socket: a client that sends nothing this long is closed,
+    // and past max_clients the longest-idle one makes room for a newcomer.
+    uint32_t telemetry_idle_s = 60;
+    uint32_t telemetry_max_clients = 256;
 };
 
 struct LogConfig {

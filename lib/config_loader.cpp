@@ -345,6 +345,8 @@ void read_control(TableReader& root, const toml::node& node, ControlConfig& cont
     TableReader r(require_table(root, node, "control"), "control", root.file());
     r.boolean("telemetry", control.telemetry);
     r.integer("stats_log_interval_s", control.stats_log_interval_s, 0, 86400);
+    r.integer("telemetry_idle_s", control.telemetry_idle_s, 1, 86400);
+    r.integer("telemetry_max_clients", control.telemetry_max_clients, 2, 1024);
     r.finish();
 }
 

@@ -5,8 +5,11 @@
 #include <spdlog/spdlog.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <mutex>
+
+#include "token_bucket.hpp"
 
 namespace pmdfwd {
 
@@ -44,6 +47,10 @@ bool parse_index(const char* params, size_t limit, size_t& out) {
     return true;
 }
 
+// A command that takes no parameter refuses one, rather than act as if it
+// had not been given (/pmdfwd/clear,garbage must not clear).
+bool no_params(const char* params) { return !params || !*params; }
+
 template <class Fn>
 int with_target(rte_tel_data* d, Fn&& fn) {
     std::lock_guard lock(g_mutex);
@@ -56,11 +63,13 @@ int with_target(rte_tel_data* d, Fn&& fn) {
 }
 
 template <Record (ControlTarget::*kGet)() const>
-int cmd_record(const char*, const char*, rte_tel_data* d) {
+int cmd_record(const char*, const char* params, rte_tel_data* d) {
+    if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) { put_record(d, (t.*kGet)()); return 0; });
 }
 
-int cmd_plan(const char*, const char*, rte_tel_data* d) {
+int cmd_plan(const char*, const char* params, rte_tel_data* d) {
+    if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) {
         rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
         for (const auto& line : t.plan_lines())
@@ -72,7 +81,8 @@ int cmd_plan(const char*, const char*, rte_tel_data* d) {
 // A list command (ids, like /ethdev/list) and its per-item command
 // (/pmdfwd/worker,<id>), for workers, ports and pools alike.
 template <size_t (ControlTarget::*kCount)() const>
-int cmd_list(const char*, const char*, rte_tel_data* d) {
+int cmd_list(const char*, const char* params, rte_tel_data* d) {
+    if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) { put_ids(d, (t.*kCount)()); return 0; });
 }
 
@@ -86,7 +96,8 @@ int cmd_item(const char*, const char* params, rte_tel_data* d) {
     });
 }
 
-int cmd_clear(const char*, const char*, rte_tel_data* d) {
+int cmd_clear(const char*, const char* params, rte_tel_data* d) {
+    if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) {
         t.clear_stats();
         rte_tel_data_start_dict(d);
@@ -95,7 +106,8 @@ int cmd_clear(const char*, const char*, rte_tel_data* d) {
     });
 }
 
-int cmd_shutdown(const char*, const char*, rte_tel_data* d) {
+int cmd_shutdown(const char*, const char* params, rte_tel_data* d) {
+    if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) {
         t.request_stop();
         rte_tel_data_start_dict(d);
@@ -107,10 +119,27 @@ int cmd_shutdown(const char*, const char*, rte_tel_data* d) {
 // The longest test record: a record's longest text (kNetlogTextMax).
 constexpr size_t kMaxTestRecord = 16 * 1024;
 
+// Each test record is a warning on every log sink: a client looping on
+// log_test must not flood the log or take the log channel's rate for itself.
+constexpr uint32_t kLogTestsPerSecond = 5;
+constexpr uint32_t kLogTestBurst = 10;
+
 int cmd_log_test(const char*, const char* params, rte_tel_data* d) {
     return with_target(d, [&](ControlTarget& t) {
         size_t bytes;
         if (!parse_index(params, kMaxTestRecord + 1, bytes)) return -EINVAL;
+        static TokenBucket bucket(kLogTestsPerSecond, kLogTestBurst);  // under g_mutex
+        const auto now_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                         std::chrono::steady_clock::now().time_since_epoch())
+                                         .count());
+        if (!bucket.take(now_ns)) {
+            rte_tel_data_start_dict(d);
+            static const std::string kLimited = "rate limited: at most " +
+                                                std::to_string(kLogTestsPerSecond) +
+                                                " log tests a second";
+            rte_tel_data_add_dict_string(d, "error", kLimited.c_str());
+            return 0;
+        }
         put_record(d, t.log_test(bytes));
         return 0;
     });

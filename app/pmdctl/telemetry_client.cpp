@@ -198,6 +198,23 @@ Result<std::string> TelemetryClient::receive(size_t capacity) {
 }
 
 Result<std::string> TelemetryClient::exchange(const std::string& request) {
+    auto reply = exchange_once(request);
+    // pmdfwd closes a connection to make room for a newer one when its
+    // telemetry socket is full (a client storm): ask once more on a fresh
+    // one. Every request is safe to repeat (a second clear or shutdown
+    // changes nothing). If pmdfwd stopped, the reconnect fails and the first
+    // error stands.
+    const int err = reply ? 0 : -reply.error().code;
+    if (err == EPIPE || err == ECONNRESET) {
+        if (auto fresh = connect(path_, {}); fresh) {
+            *this = std::move(fresh.value());
+            return exchange_once(request);
+        }
+    }
+    return reply;
+}
+
+Result<std::string> TelemetryClient::exchange_once(const std::string& request) {
     // MSG_NOSIGNAL: a server that went away is an error message, not SIGPIPE.
     if (::send(fd_, request.data(), request.size(), MSG_NOSIGNAL) < 0) {
         const int err = errno;

@@ -92,6 +92,7 @@ class TelemetryClient {
   private:
     TelemetryClient(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
     Result<std::string> exchange(const std::string& request);
+    Result<std::string> exchange_once(const std::string& request);
     Result<std::string> receive(size_t capacity);
     Error explain_null(std::string_view cmd, std::string_view params);
 
