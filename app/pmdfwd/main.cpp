@@ -6,12 +6,15 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <spdlog/spdlog.h>
+#include <fcntl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "../../lib/appliance.hpp"
@@ -91,6 +94,23 @@ void check_signal_handlers() {
                      "handling of that signal is lost",
                      abbrev ? abbrev : "?");
     }
+}
+
+// The pid of the DPDK primary process that runs with this file prefix, or 0.
+// A primary holds a write lock on its runtime directory's config file for its
+// whole life; EAL itself, started on a prefix in use, fails with rte_errno 0.
+pid_t prefix_owner(const std::string& prefix) {
+    const char* xdg = std::getenv("XDG_RUNTIME_DIR");
+    const std::string run = getuid() == 0 ? "/var/run" : (xdg ? xdg : "/tmp");
+    const std::string path = run + "/dpdk/" + prefix + "/config";
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return 0;
+    struct flock lock {};
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    const bool held = fcntl(fd, F_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+    close(fd);
+    return held ? lock.l_pid : 0;
 }
 
 // Sleeps until `ms` from now on CLOCK_MONOTONIC, to an absolute deadline.
@@ -200,9 +220,17 @@ int main(int argc, char** argv) {
     std::vector<char*> argv_eal;
     for (auto& a : args) argv_eal.push_back(a.data());
     argv_eal.push_back(nullptr);
+    if (const pid_t owner = prefix_owner(cfg.eal.file_prefix)) {
+        spdlog::critical("file prefix '{}' is in use by another DPDK process (pid {}); give this "
+                         "pmdfwd its own [eal] file_prefix",
+                         cfg.eal.file_prefix, owner);
+        return kExitStartFailed;
+    }
     if (rte_eal_init(int(args.size()), argv_eal.data()) < 0) {
+        // Some EAL failures leave rte_errno at 0 ("Success"): EAL's own
+        // messages above say what went wrong then.
         spdlog::critical("EAL initialisation failed: {} (check the [eal] section and ports' devargs)",
-                         rte_strerror(rte_errno));
+                         rte_errno ? rte_strerror(rte_errno) : "see EAL's messages above");
         return kExitStartFailed;
     }
 
