@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "temp_dir.hpp"
 #include "config_loader.hpp"
 #include "eal_args.hpp"
 #include "plan.hpp"
@@ -65,16 +66,6 @@ ConfigError first_error(const ConfigResult& r) {
     return {};
 }
 
-// A fresh directory under /tmp, removed with what it holds.
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/pmdfwd-test-XXXXXX";
-        REQUIRE(::mkdtemp(tmpl));
-        path = tmpl;
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 ConfigError error_of(const std::string& text) {
     return first_error(parse_config(text, "t.toml"));

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "temp_dir.hpp"
 #include "config_loader.hpp"
 #include "eal_args.hpp"
 #include "file_check.hpp"
@@ -567,15 +568,6 @@ TEST_CASE("system: memory_mb must fit the machine, or its free hugepages", "[pla
 
 namespace {
 
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/pmdfwd-test-XXXXXX";
-        REQUIRE(::mkdtemp(tmpl));
-        path = tmpl;
-    }
-    ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 }  // namespace
 
