@@ -22,9 +22,17 @@
 namespace pmdfwd {
 
 Result<std::unique_ptr<Appliance>> Appliance::start(const Config& cfg, const Plan& plan,
-                                                    const std::string& pool_prefix) {
+                                                    const std::string& pool_prefix,
+                                                    ShutdownReport* unwound) {
     std::unique_ptr<Appliance> app(new Appliance(cfg, plan));
-    if (auto st = app->build(pool_prefix); !st) return st.error();  // destructor unwinds
+    if (auto st = app->build(pool_prefix); !st) {
+        // Unwound here rather than in the destructor, so that the audit of
+        // what was built reaches the caller: a PMD may keep mbufs from a
+        // queue set-up that failed.
+        ShutdownReport report = app->shutdown();
+        if (unwound) *unwound = std::move(report);
+        return st.error();
+    }
     return app;
 }
 
@@ -67,6 +75,7 @@ Status Appliance::build(const std::string& pool_prefix) {
     // Port set-up allocated on this lcore: give back what its cache kept, so
     // every free buffer is reachable by the pools' owners.
     for (const auto& pool : pools_) rte_mempool_cache_flush(nullptr, pool->mempool());
+    for (auto& port : ports_) port->watch_link();
     if (auto st = create_handoff_rings(pool_prefix); !st) return st;
     if (auto st = wire_workers(); !st) return st;
     last_alloc_empty_.assign(data_pool_count_, 0);
@@ -206,17 +215,18 @@ Status Appliance::wire_workers() {
         w->has_tx = wp.tx_port != kNoPort;
         if (w->has_tx) {
             const Port& out = *ports_[size_t(wp.tx_port)];
-            w->tx_port = out.id();
-            w->tx_queue = wp.tx_queue;
+            w->tx = {out.id(), wp.tx_queue, out.link_cell()};
+            w->tx_max_frame_bytes = max_frame_bytes(cfg_.ports[size_t(wp.tx_port)].mtu);
             w->handoff_out = handoff_rings_[wp.id];
             if (cfg_.forward.mode == ForwardMode::l2)
                 w->l2_header = L2Header::make(cfg_.forward.next_hop_mac.at(out.name()), out.mac());
         }
         for (const auto& sender : plan_.workers)
             if (sender.handoff_to == int(wp.id))
-                w->handoff_in[w->handoff_in_count++] = {handoff_rings_[sender.id],
-                                                        ports_[size_t(sender.tx_port)]->id(),
-                                                        sender.tx_queue};
+                w->handoff_in[w->handoff_in_count++] = {
+                    handoff_rings_[sender.id],
+                    {ports_[size_t(sender.tx_port)]->id(), sender.tx_queue,
+                     ports_[size_t(sender.tx_port)]->link_cell()}};
         if (cfg_.pool.model == PoolModel::recycle)
             for (size_t other = 0; other < worker_pool_.size(); ++other)
                 if (other != wp.id)
@@ -271,6 +281,14 @@ Status Appliance::create_netlog(const std::string& pool_prefix) {
 void Appliance::housekeeping() {
     if (netlog_) netlog_->refill();
     watch_pools();
+    // A link sample costs a few system calls per port (net_tap: an fdinfo
+    // read and two ioctls); a TX shortfall in the ~100 ms before a link
+    // change is seen still counts as tx_full.
+    constexpr auto kLinkWatchInterval = std::chrono::milliseconds(100);
+    if (const auto now = std::chrono::steady_clock::now(); now >= next_link_watch_) {
+        for (auto& port : ports_) port->watch_link();
+        next_link_watch_ = now + kLinkWatchInterval;
+    }
 }
 
 // A data pool that ran dry is logged (and so sent on the log channel) at most

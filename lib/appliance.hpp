@@ -40,8 +40,11 @@ public:
     // Pools, ports and workers from a validated plan, which is built again
     // against the devices' queue limits (tx = "auto"). pool_prefix keeps
     // mempool and ring names unique when a test starts several appliances.
+    // On failure what was built is shut down, and its report (the audit of
+    // every pool it had made) goes to *unwound.
     static Result<std::unique_ptr<Appliance>> start(const Config& cfg, const Plan& plan,
-                                                    const std::string& pool_prefix = "pmdfwd");
+                                                    const std::string& pool_prefix = "pmdfwd",
+                                                    ShutdownReport* unwound = nullptr);
     ~Appliance() override;
 
     // Stop workers after their current burst, drain and stop ports, log final
@@ -123,6 +126,7 @@ private:
     std::vector<RecycleCounts> pool_recycle_baseline_;
     std::vector<RecycleCounts> worker_recycle_baseline_;
     std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point next_link_watch_{};
 };
 
 }  // namespace pmdfwd

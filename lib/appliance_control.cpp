@@ -136,7 +136,7 @@ Record Appliance::port(size_t i) const {
     r.add("devargs", cfg_.ports[i].devargs);
     r.add("driver", p.driver());
     r.add("mac", p.mac().to_string());
-    r.add("link", p.link_up() ? "up" : "down");
+    r.add("link", std::string(to_string(p.link())));
     r.add("speed_mbps", p.link_speed_mbps());
     r.add("mtu", cfg_.ports[i].mtu);
     r.add("rx_queues", p.rx_queues_configured());

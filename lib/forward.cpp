@@ -1,12 +1,13 @@
 // Burst forwarding (see forward.hpp). Runs on worker lcores; drops are
-// tx_full, handoff_full, no_route and runt, counted by the caller from
-// BurstOutcome.
+// tx_full, link_down, handoff_full, no_route, runt and oversize, counted by
+// the caller from BurstOutcome.
 #include "forward.hpp"
 
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace pmdfwd {
@@ -27,38 +28,75 @@ uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n) {
     return bytes;
 }
 
-// One pass: counts bytes, drops runts (freed, counted), writes the 12-byte
-// MAC header into the rest. The header lives in registers and the counts in
-// locals, because the frame stores could alias anything reached through a
-// pointer and force reloads. Until the first runt nothing moves in pkts; from
-// there the rest are compacted to the front.
-uint16_t rewrite_l2(const L2Header& hdr, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
+// The frames of pkts longer than max_frame_bytes are freed and counted as
+// oversize; the rest are compacted to the front. Called only when a burst
+// holds one, so the common burst pays a compare per packet and no store.
+uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, BurstOutcome& out) {
+    uint16_t kept = 0;
+    for (uint16_t i = 0; i < n; ++i) {
+        rte_mbuf* m = pkts[i];
+        if (rte_pktmbuf_pkt_len(m) <= max_frame_bytes) {
+            pkts[kept++] = m;
+            continue;
+        }
+        out.tx_bytes -= rte_pktmbuf_pkt_len(m);
+        out.drops[idx(DropReason::oversize)]++;
+        rte_pktmbuf_free(m);
+    }
+    return kept;
+}
+
+// Patch mode's one pass: bytes counted, oversize frames dropped.
+uint16_t pass_through(uint32_t max_frame_bytes, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
+    uint64_t bytes = 0;
+    uint32_t longest = 0;
+#pragma GCC unroll 4
+    for (uint16_t i = 0; i < n; ++i) {
+        const uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
+        bytes += len;
+        longest = std::max(longest, len);
+    }
+    out.rx_bytes = out.tx_bytes = bytes;
+    if (likely(longest <= max_frame_bytes)) return n;
+    return drop_oversize(pkts, n, max_frame_bytes, out);
+}
+
+// One pass: counts bytes, drops runts and oversize frames (freed, counted),
+// writes the 12-byte MAC header into the rest. The header lives in
+// registers and the counts in locals, because the frame stores could alias
+// anything reached through a pointer and force reloads. Until the first drop
+// nothing moves in pkts; from there the rest are compacted to the front.
+uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pkts, uint16_t n,
+                    BurstOutcome& out) {
     uint64_t dst_src_lo;
     uint32_t dst_src_hi;
     std::memcpy(&dst_src_lo, hdr.dst_src.data(), 8);
     std::memcpy(&dst_src_hi, hdr.dst_src.data() + 8, 4);
-    uint64_t rx_bytes = 0, runt_bytes = 0, runts = 0;
-    // Rewrites pkts[i]; false for a runt, which it leaves alone.
+    uint64_t rx_bytes = 0, dropped_bytes = 0, runts = 0, oversize = 0;
+    // Rewrites pkts[i]; false for a runt or an oversize frame, which it
+    // leaves alone.
     const auto rewrite = [&](uint16_t i) {
         if (i + kPrefetchAhead < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
         rte_mbuf* m = pkts[i];
         const uint32_t len = rte_pktmbuf_pkt_len(m);
         rx_bytes += len;
-        if (unlikely(rte_pktmbuf_data_len(m) < kEtherHeaderLen)) return false;
+        if (unlikely(rte_pktmbuf_data_len(m) < kEtherHeaderLen || len > max_frame_bytes))
+            return false;
         auto* frame = rte_pktmbuf_mtod(m, uint8_t*);
         std::memcpy(frame, &dst_src_lo, 8);
         std::memcpy(frame + 8, &dst_src_hi, 4);
         return true;
     };
     const auto drop = [&](rte_mbuf* m) {
-        runts++;
-        runt_bytes += rte_pktmbuf_pkt_len(m);
+        const uint32_t len = rte_pktmbuf_pkt_len(m);
+        (rte_pktmbuf_data_len(m) < kEtherHeaderLen ? runts : oversize)++;
+        dropped_bytes += len;
         rte_pktmbuf_free(m);
     };
     uint16_t i = 0;
     while (i < n && rewrite(i)) ++i;
     uint16_t kept = i;
-    if (i < n) drop(pkts[i++]);  // the first runt
+    if (i < n) drop(pkts[i++]);  // the first drop
     for (; i < n; ++i) {
         if (rewrite(i))
             pkts[kept++] = pkts[i];
@@ -66,21 +104,25 @@ uint16_t rewrite_l2(const L2Header& hdr, rte_mbuf** pkts, uint16_t n, BurstOutco
             drop(pkts[i]);
     }
     out.rx_bytes = rx_bytes;
-    out.tx_bytes = rx_bytes - runt_bytes;
+    out.tx_bytes = rx_bytes - dropped_bytes;
     out.drops[idx(DropReason::runt)] = runts;
+    out.drops[idx(DropReason::oversize)] = oversize;
     return kept;
 }
 
-// Transmits with up to `retries` extra calls; frees and counts what is left.
-uint16_t transmit(uint16_t port, uint16_t queue, uint16_t retries, rte_mbuf** pkts, uint16_t n,
+// Transmits with up to `retries` extra calls; frees and counts what is left:
+// link_down while the main lcore sees the port's link down (a deleted
+// interface fails every send), tx_full otherwise.
+uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_t n,
                   BurstOutcome& out) {
-    uint16_t sent = rte_eth_tx_burst(port, queue, pkts, n);
+    uint16_t sent = rte_eth_tx_burst(to.port, to.queue, pkts, n);
     for (uint16_t retry = 0; sent < n && retry < retries; ++retry)
-        sent += rte_eth_tx_burst(port, queue, pkts + sent, uint16_t(n - sent));
+        sent += rte_eth_tx_burst(to.port, to.queue, pkts + sent, uint16_t(n - sent));
     if (unlikely(sent < n)) {
         out.tx_bytes -= sum_pkt_len(pkts + sent, uint16_t(n - sent));
         rte_pktmbuf_free_bulk(pkts + sent, unsigned(n - sent));
-        out.drops[idx(DropReason::tx_full)] += n - sent;
+        const bool link_down = to.link && to.link->load(std::memory_order_relaxed) != LinkState::up;
+        out.drops[idx(link_down ? DropReason::link_down : DropReason::tx_full)] += n - sent;
     }
     out.tx_pkts += sent;
     return sent;
@@ -109,17 +151,16 @@ BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n) 
         out.drops[idx(DropReason::no_route)] = n;
         return out;
     }
-    uint16_t to_send = n;
-    if constexpr (kMode == ForwardMode::l2) {
-        to_send = rewrite_l2(w.l2_header, pkts, n, out);
-    } else {
-        out.rx_bytes = out.tx_bytes = sum_pkt_len(pkts, n);
-    }
+    uint16_t to_send;
+    if constexpr (kMode == ForwardMode::l2)
+        to_send = rewrite_l2(w.l2_header, w.tx_max_frame_bytes, pkts, n, out);
+    else
+        to_send = pass_through(w.tx_max_frame_bytes, pkts, n, out);
 
     if (w.handoff_out)
         hand_off(w.handoff_out, pkts, to_send, out);
     else
-        transmit(w.tx_port, w.tx_queue, w.tx_retries, pkts, to_send, out);
+        transmit(w.tx, w.tx_retries, pkts, to_send, out);
     return out;
 }
 
@@ -135,7 +176,7 @@ BurstOutcome transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch) {
         for (uint16_t k = 0; k < n; ++k) rte_prefetch0(scratch[k]);
         out.handoff_in += n;
         out.tx_bytes += sum_pkt_len(scratch, n);
-        transmit(h.port, h.queue, w.tx_retries, scratch, n, out);
+        transmit(h.to, w.tx_retries, scratch, n, out);
     }
     return out;
 }

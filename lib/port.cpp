@@ -1,12 +1,15 @@
 // Port set-up and teardown (see port.hpp). Main lcore only.
 #include "port.hpp"
 
+#include <net/if.h>
 #include <rte_ethdev.h>
 
 #include <algorithm>
+#include <optional>
 #include <spdlog/spdlog.h>
 
 #include "../drivers-glue/pmd_quirks.hpp"
+#include "../drivers-glue/tap_link.hpp"
 #include "eal_args.hpp"
 
 namespace pmdfwd {
@@ -77,6 +80,17 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     if (cfg.mtu > info.max_mtu || cfg.mtu < info.min_mtu)
         return make_error(who + ": mtu " + std::to_string(cfg.mtu) + " is outside the device's " +
                           std::to_string(info.min_mtu) + ".." + std::to_string(info.max_mtu));
+    // What rte_eth_dev_configure checks, said in the config's terms: some
+    // PMDs (net_tap) report no max_mtu but a frame limit.
+    const uint32_t overhead = info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu
+                                  ? info.max_rx_pktlen - info.max_mtu
+                                  : RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+    if (cfg.mtu + overhead > info.max_rx_pktlen)
+        return make_error(who + " (" + port->driver_ + "): mtu " + std::to_string(cfg.mtu) +
+                          " needs frames of " + std::to_string(cfg.mtu + overhead) +
+                          " bytes but the device takes at most " +
+                          std::to_string(info.max_rx_pktlen) + "; lower mtu to " +
+                          std::to_string(info.max_rx_pktlen - overhead) + " or less");
 
     rte_eth_conf conf{};
     conf.rxmode.mtu = cfg.mtu;
@@ -151,11 +165,17 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
         if (rc != 0 && rc != -ENOTSUP)
             return make_error(who + ": " + dpdk_error("rte_eth_promiscuous_enable", rc), rc);
     }
+    // Its kernel interface, named while it is still in this namespace.
+    char ifname[IF_NAMESIZE] = {};
+    if (port->driver_ == "net_tap" && info.if_index != 0 && if_indextoname(info.if_index, ifname))
+        port->tap_iface_ = ifname;
     rte_ether_addr mac{};
     rte_eth_macaddr_get(port->id_, &mac);
     std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), port->mac_.bytes.begin());
     return port;
 }
+
+Port::Port() = default;
 
 Port::~Port() {
     if (!found_) return;
@@ -186,9 +206,38 @@ uint64_t Port::stop_and_drain() {
     return drained;
 }
 
-bool Port::link_up() const {
-    rte_eth_link link{};
-    return rte_eth_link_get_nowait(id_, &link) == 0 && link.link_status == RTE_ETH_LINK_UP;
+void Port::watch_link() {
+    const LinkState was = link();
+    if (was == LinkState::gone) return;
+    LinkState now = LinkState::down;
+    std::optional<TapLink> tap;
+    if (!tap_iface_.empty()) {
+        if (!tap_watch_)
+            if (auto found = TapLinkWatch::find(tap_iface_))
+                tap_watch_ = std::make_unique<TapLinkWatch>(std::move(*found));
+        if (tap_watch_) tap = tap_watch_->sample();
+    }
+    if (tap && tap->where == TapWhere::gone) {
+        now = LinkState::gone;
+    } else if (tap && tap->where == TapWhere::elsewhere) {
+        now = tap->up ? LinkState::up : LinkState::down;
+    } else {
+        rte_eth_link l{};
+        if (rte_eth_link_get_nowait(id_, &l) == 0 && l.link_status == RTE_ETH_LINK_UP)
+            now = LinkState::up;
+    }
+    const bool first = !link_sampled_;
+    link_sampled_ = true;
+    if (now == was && !(first && now != LinkState::up)) return;
+    link_->store(now, std::memory_order_relaxed);
+    if (now == LinkState::gone)
+        spdlog::error("port '{}': interface '{}' is gone (deleted?): frames sent to it are "
+                      "dropped as link_down until pmdfwd restarts",
+                      name_, tap_iface_);
+    else
+        spdlog::warn("port '{}': link {}{}", name_, to_string(now),
+                     tap && tap->where == TapWhere::elsewhere ? " (interface in another network namespace)"
+                                                              : "");
 }
 
 uint32_t Port::link_speed_mbps() const {

@@ -10,12 +10,15 @@
 
 #include "config.hpp"
 #include "error.hpp"
+#include "link_state.hpp"
 #include "mac_addr.hpp"
 #include "plan.hpp"
 
 struct rte_mempool;
 
 namespace pmdfwd {
+
+class TapLinkWatch;
 
 struct PortStats {
     uint64_t ipackets = 0, opackets = 0, ibytes = 0, obytes = 0;
@@ -59,8 +62,14 @@ public:
     const MacAddr& mac() const { return mac_; }
     uint16_t rx_queues_configured() const { return rx_configured_; }
     uint16_t tx_queues_configured() const { return tx_configured_; }
-    bool link_up() const;
+    // The link as watch_link last saw it (up until the first sample).
+    LinkState link() const { return link_->load(std::memory_order_relaxed); }
+    const LinkCell* link_cell() const { return link_.get(); }
     uint32_t link_speed_mbps() const;
+    // Main lcore: samples the link and logs a change. A net_tap port's is
+    // read through its kernel interface in whatever namespace holds it; a
+    // deleted interface is logged once and then no longer sampled.
+    void watch_link();
     PortStats stats() const;
 
     // Stops the device, then frees whatever its rx queues still hold (rings
@@ -68,7 +77,7 @@ public:
     uint64_t stop_and_drain();
 
 private:
-    Port() = default;
+    Port();
     uint16_t id_ = 0;
     std::string name_;
     std::string driver_;
@@ -77,6 +86,14 @@ private:
     uint16_t tx_configured_ = 0;
     bool found_ = false;  // a device was looked up: ours to close
     bool started_ = false;
+    // Its own cache line: the main lcore writes it, workers read it.
+    struct alignas(64) AlignedLinkCell : LinkCell {
+        using LinkCell::LinkCell;
+    };
+    std::unique_ptr<AlignedLinkCell> link_ = std::make_unique<AlignedLinkCell>(LinkState::up);
+    std::unique_ptr<TapLinkWatch> tap_watch_;  // net_tap only, once its tun file is found
+    std::string tap_iface_;                    // net_tap only
+    bool link_sampled_ = false;
 };
 
 }  // namespace pmdfwd

@@ -15,6 +15,7 @@ struct rte_ring;
 
 #include "config.hpp"
 #include "l2_header.hpp"
+#include "link_state.hpp"
 #include "recycle_mempool.hpp"
 #include "tsc_histogram.hpp"
 #include "worker_stats.hpp"
@@ -24,12 +25,19 @@ namespace pmdfwd {
 constexpr uint16_t kMaxBurst = 512;
 constexpr unsigned kMaxWorkers = RTE_MAX_LCORE - 1;  // every lcore but the main one
 
+// A TX queue a worker transmits on, and its port's link as the main lcore
+// last saw it (null: not watched), read only to name a TX shortfall.
+struct TxTarget {
+    uint16_t port = 0;
+    uint16_t queue = 0;
+    const LinkCell* link = nullptr;
+};
+
 // A single-producer/single-consumer ring from one sender and the TX queue its
 // bursts leave on.
 struct HandoffIn {
     rte_ring* ring = nullptr;
-    uint16_t port = 0;
-    uint16_t queue = 0;
+    TxTarget to;
 };
 
 // Laid out by how often the loop reads a field, not by topic: everything a
@@ -40,10 +48,9 @@ struct alignas(64) WorkerContext {
     // Read-only after launch; read on every poll.
     const std::atomic<bool>* stop = nullptr;  // written once by the main lcore
     rte_ring* handoff_out = nullptr;  // set: tx_queue belongs to another worker; hand off
+    TxTarget tx;  // its own TX queue (unused when it hands off)
     uint16_t rx_port = 0;
     uint16_t rx_queue = 0;
-    uint16_t tx_port = 0;
-    uint16_t tx_queue = 0;
     uint16_t burst = 32;
     uint16_t tx_retries = 0;
     // Rx queues a PMD quirk added to rx_port (net_tap pairs them with TX
@@ -53,6 +60,9 @@ struct alignas(64) WorkerContext {
     uint16_t spare_rx_count = 0;
     unsigned handoff_in_count = 0;   // entries of handoff_in
     unsigned defer_flush_count = 0;  // entries of defer_flush
+    // Longest frame the output port takes: mtu + Ethernet header + one VLAN
+    // tag; longer ones are dropped as oversize before tx_burst or handoff.
+    uint32_t tx_max_frame_bytes = UINT32_MAX;
     bool has_tx = false;
     bool latency = true;  // keep the residence histogram
     ForwardMode mode = ForwardMode::patch;

@@ -3,6 +3,7 @@
 #include "telemetry_client.hpp"
 
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -33,7 +34,19 @@ std::string errno_text(int err) {
 
 Error connect_error(int err, const std::string& path, std::string_view prefix) {
     const std::string who = "pmdfwd is not running with file prefix '" + std::string(prefix) + "'";
-    if (err == ENOENT) return pmdfwd::make_error(who + " (no socket " + path + ")", -err);
+    if (err == ENOENT) {
+        // Root's runtime directory is root's alone: a socket there that this
+        // user cannot even look at is a permission problem, not an absence.
+        struct stat st{};
+        const auto root_path = root_socket_path(runtime_env_from_process(), prefix);
+        if (root_path && *root_path != path &&
+            (::stat(root_path->c_str(), &st) == 0 || errno == EACCES))
+            return pmdfwd::make_error("cannot connect to " + *root_path + ": " +
+                                          errno_text(EACCES) +
+                                          " (pmdfwd's runtime directory is root's: run pmdctl as root)",
+                                      -EACCES);
+        return pmdfwd::make_error(who + " (no socket " + path + ")", -err);
+    }
     if (err == ECONNREFUSED)
         return pmdfwd::make_error(who + " (stale socket " + path + ": connection refused)", -err);
     return pmdfwd::make_error("cannot connect to " + path + ": " + errno_text(err), -err);
@@ -81,6 +94,14 @@ std::string dpdk_runtime_dir(const RuntimeEnv& env, std::string_view file_prefix
 
 std::string telemetry_socket_path(const RuntimeEnv& env, std::string_view file_prefix) {
     return path_join({dpdk_runtime_dir(env, file_prefix), kSocketName});
+}
+
+std::optional<std::string> root_socket_path(const RuntimeEnv& env, std::string_view file_prefix) {
+    if (env.is_root || (env.runtime_directory && !env.runtime_directory->empty()))
+        return std::nullopt;
+    RuntimeEnv root = env;
+    root.is_root = true;
+    return telemetry_socket_path(root, file_prefix);
 }
 
 Result<Greeting> parse_greeting(std::string_view text) {

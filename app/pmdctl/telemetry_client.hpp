@@ -43,6 +43,11 @@ std::string path_join(std::initializer_list<std::string_view> parts);
 std::string dpdk_runtime_dir(const RuntimeEnv& env, std::string_view file_prefix);
 std::string telemetry_socket_path(const RuntimeEnv& env, std::string_view file_prefix);
 
+// Where root's pmdfwd keeps the socket, for a caller that is not root (and
+// has no $RUNTIME_DIRECTORY): DPDK's rules send that caller to a directory of
+// its own, so a "not running" there may only mean "not yours to reach".
+std::optional<std::string> root_socket_path(const RuntimeEnv& env, std::string_view file_prefix);
+
 // The first message the server sends on every connection.
 struct Greeting {
     std::string version;  // "DPDK 22.11.1"

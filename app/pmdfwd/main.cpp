@@ -238,10 +238,13 @@ int main(int argc, char** argv) {
     {
         // Pool names need not carry the file prefix: EAL keeps each prefix's
         // memzones apart, and DPDK allows only 25 characters.
-        auto app = pmdfwd::Appliance::start(cfg, plan);
+        pmdfwd::ShutdownReport unwound;
+        auto app = pmdfwd::Appliance::start(cfg, plan, "pmdfwd", &unwound);
         if (!app) {
             spdlog::critical("cannot start: {}", app.error().message);
-            rc = kExitStartFailed;
+            // A leak outranks the failure: exit 3 is the one that says an
+            // mbuf went missing, whenever it happened.
+            rc = unwound.pools_full() ? kExitStartFailed : kExitPoolsNotFull;
         } else {
             check_signal_handlers();
             spdlog::info("running: {} worker(s); pmdctl --file-prefix {} show workers",

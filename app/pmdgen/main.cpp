@@ -102,10 +102,10 @@ std::unique_ptr<pmdfwd::Port> open_port(const std::string& name, const std::stri
     return std::move(port.value());
 }
 
-void wait_for_links(const std::vector<const pmdfwd::Port*>& ports, uint32_t seconds) {
+void wait_for_links(const std::vector<pmdfwd::Port*>& ports, uint32_t seconds) {
     const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-    for (const auto* p : ports)
-        while (!p->link_up()) {
+    for (auto* p : ports)
+        for (p->watch_link(); p->link() != pmdfwd::LinkState::up; p->watch_link()) {
             if (g_stop.load() || std::chrono::steady_clock::now() > until)
                 die("port '" + p->name() + "' (" + p->driver() + ") has no link after " +
                     std::to_string(seconds) + " s: is the other side up?");
@@ -185,8 +185,8 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
         std::unique_ptr<pmdfwd::Port> rx_own;
         const bool loopback = o.rx_devargs.empty() || o.rx_devargs == o.tx_devargs;
         if (!loopback) rx_own = open_port("rx", o.rx_devargs, mp, pools);
-        const pmdfwd::Port& rx = loopback ? *tx : *rx_own;
-        wait_for_links({tx.get(), &rx}, o.link_wait_s);
+        pmdfwd::Port& rx = loopback ? *tx : *rx_own;
+        wait_for_links(loopback ? std::vector{tx.get()} : std::vector{tx.get(), &rx}, o.link_wait_s);
 
         pmdfwd::GenConfig gc;
         gc.tx_port = tx->id();

@@ -61,6 +61,17 @@ check "unknown command exits non-zero" test "$rc" -ne 0
 out=$("$PMDCTL" --file-prefix "no-such-$$" stats 2>&1); rc=$?
 check "not running exits 1" test "$rc" -eq 1
 check "not running is one line" test "$(wc -l <<<"$out")" -eq 1
+# A user other than root looks in a runtime directory of its own (DPDK's
+# rule), but the socket is in root's: told "Permission denied", not "not
+# running". pmdctl runs from a copy that user may execute, so that an exec
+# refused by a root-only checkout cannot pass for the answer.
+install -d -m 0755 "$WORK/bin" && install -m 0755 "$PMDCTL" "$WORK/bin/pmdctl"
+chmod 0755 "$WORK"
+out=$(cd / && env -u XDG_RUNTIME_DIR setpriv --reuid=65534 --regid=65534 --clear-groups \
+      "$WORK/bin/pmdctl" --file-prefix "$PREFIX" stats 2>&1); rc=$?
+check "not root: exits 1" test "$rc" -eq 1
+check "not root: told Permission denied on root's socket ($out)" \
+  grep -q "^pmdctl: cannot connect to /var/run/dpdk/$PREFIX/dpdk_telemetry.v2: Permission denied" <<<"$out"
 
 # Graceful shutdown over telemetry: pools audited full, exit 0.
 ctl shutdown >/dev/null

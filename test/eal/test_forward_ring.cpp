@@ -1,7 +1,11 @@
 // Forwarding on net_ring ports in-process: frames injected on one port come
 // out of its pair unchanged (patch) or with rewritten MACs (l2); counters,
 // drop reasons and the pool audit match what was sent.
+#include <rte_launch.h>
+#include <rte_pause.h>
+
 #include <algorithm>
+#include <atomic>
 
 #include <catch2/catch.hpp>
 
@@ -20,13 +24,15 @@ struct Rig {
     std::unique_ptr<Appliance> app;
     rte_mempool* pool_a = nullptr;  // worker 0's pool: polls port a
 
-    Rig(ForwardMode mode, unsigned b_tx_ring = 4096, bool b_to_nowhere = false) {
+    Rig(ForwardMode mode, unsigned b_tx_ring = 4096, bool b_to_nowhere = false,
+        uint16_t b_mtu = 1500) {
         const std::string tag = "fr" + std::to_string(++g_case);
         a = RingPort::create(tag + "a");
         b = RingPort::create(tag + "b", b_tx_ring);
         REQUIRE(a.port_id != 0xffff);
         REQUIRE(b.port_id != 0xffff);
         cfg = two_port_config(a, b, mode);
+        cfg.ports[1].mtu = b_mtu;
         if (b_to_nowhere) cfg.forward.pairs = {{"b", "a", {}}};
         auto started = Appliance::start(cfg, plan_of(cfg), tag);
         if (!started) FAIL(started.error().message);
@@ -126,26 +132,45 @@ TEST_CASE("l2 mode rewrites destination to the next hop and source to the output
     }
 }
 
-TEST_CASE("l2 mode drops runts by name and forwards the rest of the burst in order",
-          "[forward][l2]") {
+TEST_CASE("runts and oversize frames are dropped by name, the rest forwarded in order",
+          "[forward][l2][patch]") {
+    // Port b's mtu is 1000: it sends frames of up to 1018 bytes (Ethernet
+    // header and one VLAN tag). A runt is shorter than an Ethernet header,
+    // and only l2 mode, which writes that header, looks for one.
+    constexpr uint16_t kMtu = 1000;
+    constexpr uint16_t kMaxFrame = kMtu + 18;
     struct Case {
         const char* name;
-        std::vector<uint16_t> lens;  // one burst; below 14 bytes is a runt
+        ForwardMode mode;
+        std::vector<uint16_t> lens;  // one burst
     };
-    // Runts between kept frames, and runts first and last in the burst (where
-    // the rewrite starts and stops compacting).
-    const Case cases[] = {{"runts inside", {64, 10, 64, 13, 14}},
-                          {"runts first and last", {13, 64, 64, 100, 1}}};
+    std::vector<uint16_t> mixed_33;
+    for (uint16_t i = 0; i < 33; ++i) mixed_33.push_back(i % 3 == 1 ? kMaxFrame + 1 + i : 64 + i);
+    const Case cases[] = {
+        {"l2: runts inside", ForwardMode::l2, {64, 10, 64, 13, 14}},
+        {"l2: runts first and last", ForwardMode::l2, {13, 64, 64, 100, 1}},
+        {"l2: oversize and runts mixed", ForwardMode::l2, {kMaxFrame + 1, 64, 10, kMaxFrame, 2000, 14}},
+        {"l2: one oversize frame", ForwardMode::l2, {kMaxFrame + 1}},
+        {"l2: a burst of 33, every third oversize", ForwardMode::l2, mixed_33},
+        {"patch: oversize inside", ForwardMode::patch, {64, kMaxFrame + 1, kMaxFrame, 2000, 60}},
+        {"patch: oversize first and last", ForwardMode::patch, {1500, 64, 10, 2000}},
+        {"patch: one oversize frame", ForwardMode::patch, {kMaxFrame + 1}},
+        {"patch: a burst of 33, every third oversize", ForwardMode::patch, mixed_33},
+    };
     for (const Case& c : cases) {
         DYNAMIC_SECTION(c.name) {
-            Rig rig(ForwardMode::l2);
+            Rig rig(c.mode, 4096, false, kMtu);
             std::vector<std::vector<uint8_t>> sent;
             std::vector<size_t> kept;
-            uint64_t rx_bytes = 0, tx_bytes = 0;
+            uint64_t rx_bytes = 0, tx_bytes = 0, runts = 0, oversize = 0;
             for (size_t i = 0; i < c.lens.size(); ++i) {
                 sent.push_back(make_frame(uint32_t(i), c.lens[i]));
                 rx_bytes += c.lens[i];
-                if (c.lens[i] >= kEtherHeaderLen) {
+                if (c.mode == ForwardMode::l2 && c.lens[i] < kEtherHeaderLen) {
+                    runts++;
+                } else if (c.lens[i] > kMaxFrame) {
+                    oversize++;
+                } else {
                     kept.push_back(i);
                     tx_bytes += c.lens[i];
                 }
@@ -153,15 +178,18 @@ TEST_CASE("l2 mode drops runts by name and forwards the rest of the burst in ord
             rig.inject_a(sent);
             const auto got = collect(rig.b.tx, kept.size());
             REQUIRE(got.size() == kept.size());
-            // In order, and past the MAC header as sent.
+            // In order; patch frames whole, l2 frames past the MAC header.
             for (size_t k = 0; k < kept.size(); ++k) {
                 const auto& want = sent[kept[k]];
                 REQUIRE(got[k].size() == want.size());
-                CHECK(std::equal(got[k].begin() + 12, got[k].end(), want.begin() + 12));
+                const size_t from = c.mode == ForwardMode::l2 ? 12 : 0;
+                CHECK(std::equal(got[k].begin() + long(from), got[k].end(), want.begin() + long(from)));
             }
             REQUIRE(wait_rx(*rig.app, 0, sent.size()));
             const auto s = rig.app->worker_snapshot(0);
-            CHECK(s.drops[size_t(DropReason::runt)] == sent.size() - kept.size());
+            CHECK(s.drops[size_t(DropReason::runt)] == runts);
+            CHECK(s.drops[size_t(DropReason::oversize)] == oversize);
+            CHECK(s.drops[size_t(DropReason::tx_full)] == 0);
             CHECK(s.tx_pkts == kept.size());
             CHECK(s.rx_bytes == rx_bytes);
             CHECK(s.tx_bytes == tx_bytes);
@@ -183,6 +211,24 @@ TEST_CASE("a full TX ring drops and counts tx_full, never blocks", "[forward][dr
     // The 63 frames in b's ring are outside pmdfwd; once returned, the pool is whole.
     const auto got = collect(rig.b.tx, 63);
     CHECK(got.size() == 63);
+    CHECK(rig.app->shutdown().pools_full());
+}
+
+TEST_CASE("a TX shortfall while the output link is down counts as link_down", "[forward][drops]") {
+    Rig rig(ForwardMode::patch, 64);
+    REQUIRE(rte_eth_dev_set_link_down(rig.b.port_id) == 0);
+    rig.app->housekeeping();  // the first call samples every link
+    REQUIRE(rig.app->port_at(1).link() == LinkState::down);
+    // net_ring still takes frames while down: its 63 slots fill, then no more.
+    rig.inject_a(frames(200));
+    REQUIRE(wait_rx(*rig.app, 0, 200));
+    const auto s = rig.app->worker_snapshot(0);
+    CHECK(s.tx_pkts == 63);
+    CHECK(s.drops[size_t(DropReason::link_down)] == 200 - 63);
+    CHECK(s.drops[size_t(DropReason::tx_full)] == 0);
+    check_identity(s);
+    CHECK(collect(rig.b.tx, 63).size() == 63);
+    CHECK(rte_eth_dev_set_link_up(rig.b.port_id) == 0);
     CHECK(rig.app->shutdown().pools_full());
 }
 
@@ -228,4 +274,32 @@ TEST_CASE("clearing stats restarts counters from zero without touching the worke
     CHECK(s.rx_pkts == 5);
     CHECK(s.tx_pkts == 5);
     CHECK(rig.app->shutdown().pools_full());
+}
+
+TEST_CASE("a start that fails hands back the audit of the pools it had made", "[accounting]") {
+    const std::string tag = "fr" + std::to_string(++g_case);
+    RingPort a = RingPort::create(tag + "a"), b = RingPort::create(tag + "b");
+    Config cfg = two_port_config(a, b, ForwardMode::patch);
+    // Worker 1's lcore is busy: its launch fails last, once pools and ports
+    // are set up and worker 0 runs.
+    static std::atomic<bool> release{false};
+    release = false;
+    REQUIRE(rte_eal_remote_launch(
+                [](void*) {
+                    while (!release.load()) rte_pause();
+                    return 0;
+                },
+                nullptr, 2) == 0);
+    ShutdownReport unwound;
+    auto started = Appliance::start(cfg, plan_of(cfg), tag, &unwound);
+    release = true;
+    rte_eal_wait_lcore(2);
+    REQUIRE(!started);
+    CHECK(started.error().message.find("worker 1: rte_eal_remote_launch on lcore 2 failed") !=
+          std::string::npos);
+    REQUIRE(unwound.audits.size() == 2);
+    CHECK(unwound.pools_full());
+    CHECK(rte_mempool_lookup((tag + "_w0").c_str()) == nullptr);
+    a.destroy();
+    b.destroy();
 }

@@ -154,6 +154,17 @@ TEST_CASE("runtime dir follows dpdk-telemetry.py", "[pmdctl]") {
     CHECK(dpdk_runtime_dir(env(std::nullopt, "", false), "p") == "dpdk/p");
 }
 
+TEST_CASE("a user other than root is told where root's socket would be", "[pmdctl]") {
+    CHECK(root_socket_path(env(std::nullopt, "/run/user/1000", false), "p") ==
+          "/var/run/dpdk/p/dpdk_telemetry.v2");
+    CHECK(root_socket_path(env(std::nullopt, std::nullopt, false), "x") ==
+          "/var/run/dpdk/x/dpdk_telemetry.v2");
+    CHECK(root_socket_path(env("", std::nullopt, false), "x") == "/var/run/dpdk/x/dpdk_telemetry.v2");
+    // root has no other place to look, nor has one who chose a directory.
+    CHECK(!root_socket_path(env(std::nullopt, std::nullopt, true), "p"));
+    CHECK(!root_socket_path(env("/run/pmdfwd", std::nullopt, false), "p"));
+}
+
 TEST_CASE("socket path and os.path.join semantics", "[pmdctl]") {
     CHECK(telemetry_socket_path(env(std::nullopt, std::nullopt, true), "pmdfwd") ==
           "/var/run/dpdk/pmdfwd/dpdk_telemetry.v2");

@@ -254,7 +254,7 @@ TEST_CASE("stats records: worker record with derived figures", "[small][stats_re
                           "worker",        "lcore",         "rx_port",      "rx_queue",
                           "tx_port",       "tx_queue",      "poll",         "rx_pkts",
                           "rx_bytes",      "tx_pkts",       "tx_bytes",     "drops",
-                          "drop_tx_full",  "drop_handoff_full", "drop_no_route", "drop_runt",
+                          "drop_tx_full",  "drop_handoff_full", "drop_no_route", "drop_runt", "drop_oversize", "drop_link_down",
                           "handoff_out",   "handoff_in",    "polls",        "empty_polls",
                           "busy_tsc",      "idle_tsc",      "sleep_tsc",    "wakeups",
                           "cycles_per_pkt", "busy_permille", "idle_permille", "sleep_permille",

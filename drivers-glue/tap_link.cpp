@@ -1,0 +1,121 @@
+// net_tap's link through its kernel interface (see tap_link.hpp). Main lcore.
+#include "tap_link.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <thread>
+
+namespace pmdfwd {
+
+namespace {
+
+std::string read_small_file(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return {};
+    char buf[1024];
+    const ssize_t n = ::read(fd, buf, sizeof(buf));
+    ::close(fd);
+    return n > 0 ? std::string(buf, size_t(n)) : std::string();
+}
+
+std::optional<std::string> iff_of_fd(int fd) {
+    return tun_fdinfo_iff(read_small_file("/proc/self/fdinfo/" + std::to_string(fd)));
+}
+
+bool is_tun_file(int fd) {
+    char target[64];
+    const std::string link = "/proc/self/fd/" + std::to_string(fd);
+    const ssize_t n = ::readlink(link.c_str(), target, sizeof(target) - 1);
+    return n > 0 && std::string_view(target, size_t(n)) == "/dev/net/tun";
+}
+
+unsigned long inode_of(int fd) {
+    struct stat st{};
+    return ::fstat(fd, &st) == 0 ? st.st_ino : 0;
+}
+
+// A datagram socket in the namespace `ns_fd` names: made on a short-lived
+// thread that enters it, since setns would move the main lcore itself.
+int socket_in_namespace(int ns_fd) {
+    int fd = -1;
+    std::thread([&] {
+        if (::setns(ns_fd, CLONE_NEWNET) == 0) fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    }).join();
+    return fd;
+}
+
+}  // namespace
+
+std::optional<std::string> tun_fdinfo_iff(std::string_view fdinfo) {
+    constexpr std::string_view kKey = "iff:\t";
+    size_t at = 0;
+    while (at < fdinfo.size()) {
+        const size_t end = std::min(fdinfo.find('\n', at), fdinfo.size());
+        const std::string_view line = fdinfo.substr(at, end - at);
+        if (line.substr(0, kKey.size()) == kKey) return std::string(line.substr(kKey.size()));
+        at = end + 1;
+    }
+    return std::nullopt;
+}
+
+std::optional<TapLinkWatch> TapLinkWatch::find(const std::string& ifname) {
+    DIR* dir = ::opendir("/proc/self/fd");
+    if (!dir) return std::nullopt;
+    std::optional<TapLinkWatch> found;
+    while (const dirent* e = ::readdir(dir)) {
+        char* end = nullptr;
+        const long fd = std::strtol(e->d_name, &end, 10);
+        if (end == e->d_name || *end != '\0' || fd == ::dirfd(dir)) continue;
+        if (is_tun_file(int(fd)) && iff_of_fd(int(fd)) == ifname) {
+            found.emplace(TapLinkWatch(int(fd)));
+            break;
+        }
+    }
+    ::closedir(dir);
+    return found;
+}
+
+TapLinkWatch::TapLinkWatch(TapLinkWatch&& other) noexcept
+    : tun_fd_(other.tun_fd_), ns_socket_(other.ns_socket_), ns_ino_(other.ns_ino_) {
+    other.ns_socket_ = -1;
+}
+
+TapLinkWatch::~TapLinkWatch() {
+    if (ns_socket_ >= 0) ::close(ns_socket_);
+}
+
+TapLink TapLinkWatch::sample() {
+    const auto iff = iff_of_fd(tun_fd_);
+    if (!iff || iff->empty()) return {TapWhere::gone, false};
+    const int ns_fd = ::ioctl(tun_fd_, TUNGETDEVNETNS);
+    if (ns_fd < 0) return {TapWhere::here, false};  // an old kernel: trust the PMD
+    const unsigned long ino = inode_of(ns_fd);
+    struct stat own{};
+    if (::stat("/proc/self/ns/net", &own) == 0 && own.st_ino == ino) {
+        ::close(ns_fd);
+        return {TapWhere::here, false};
+    }
+    if (ino != ns_ino_ || ns_socket_ < 0) {
+        if (ns_socket_ >= 0) ::close(ns_socket_);
+        ns_socket_ = socket_in_namespace(ns_fd);
+        ns_ino_ = ino;
+    }
+    ::close(ns_fd);
+    ifreq ifr{};
+    std::strncpy(ifr.ifr_name, iff->c_str(), IFNAMSIZ - 1);
+    if (ns_socket_ < 0 || ::ioctl(ns_socket_, SIOCGIFFLAGS, &ifr) != 0)
+        return {TapWhere::elsewhere, false};
+    const bool up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+    return {TapWhere::elsewhere, up};
+}
+
+}  // namespace pmdfwd

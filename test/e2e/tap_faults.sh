@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Faults a tap port meets, each counted by its true reason: frames longer
+# than the egress port's mtu (drop_oversize, not tx_full), an interface
+# deleted under pmdfwd (link "gone", logged once, drop_link_down), and tap
+# interfaces moved into namespaces still show link "up" while they forward.
+# Two namespaces joined through pmdfwd's two net_tap ports in patch mode.
+# Usage: tap_faults.sh [BUILD_DIR]
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+BUILD=${1:-$E2E_ROOT/build}
+PMDFWD=$BUILD/app/pmdfwd/pmdfwd
+PMDCTL=$BUILD/app/pmdctl/pmdctl
+ID=$(( $$ % 100000 ))
+PREFIX=e2e-tapf-$ID
+NS_L=tfl$ID NS_R=tfr$ID IF_L=tfl$ID IF_R=tfr$ID
+WORK=$(mktemp -d)
+cleanup() {
+  [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
+  ns_remove "$NS_L" "$NS_R"
+  cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# Buffers big enough for a 3 KB frame: net_tap receives whatever the kernel
+# sends, whatever the port's mtu, so only the egress check stops it.
+demo_config "$WORK/cfg.toml" "$PREFIX" "$IF_L" "$IF_R" -e "s/^enabled = true/enabled = false/" \
+  -e "s/^data_room = .*/data_room = 4224/"
+if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
+  fail "start" "pmdfwd did not come up"; summary; exit 1
+fi
+wait_for_link "$IF_L" 10 && wait_for_link "$IF_R" 10
+ns_attach "$NS_L" "$IF_L" 10.232.0.1/24
+ns_attach "$NS_R" "$IF_R" 10.232.0.2/24
+
+ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
+# port_link NAME: the link pmdctl shows for a port.
+port_link() { json_get "$(ctl --json show ports)" "[p for p in d if p['name']=='$1'][0]['link']"; }
+# left_worker FIELD: a counter of the worker that polls the left port.
+left_worker() { json_get "$(ctl --json show workers)" "[w for w in d if w['rx_port']=='left'][0]['$1']"; }
+# wait_until SECONDS COMMAND...: until the command succeeds.
+wait_until() {
+  local deadline=$((SECONDS + $1)); shift
+  until "$@"; do ((SECONDS < deadline)) || return 1; sleep 0.1; done
+}
+quiet() { "$@" >/dev/null 2>&1; }
+link_is() { [[ $(port_link "$1") == "$2" ]]; }
+counter_at_least() { (($(left_worker "$1") >= $2)); }
+
+# Moved into namespaces and set up there: the PMD's own answer is "down".
+check "left link up with its interface in another namespace" wait_until 10 link_is left up
+check "right link up with its interface in another namespace" wait_until 10 link_is right up
+check "ping crosses pmdfwd" quiet ip netns exec "$NS_L" ping -c 3 -i 0.2 -W 2 10.232.0.2
+
+# Frames longer than the right port's mtu 1500 allows (1518 with one VLAN
+# tag): the left interface may send 3 KB frames.
+ip -n "$NS_L" link set "$IF_L" mtu 4000
+before=$(left_worker rx_pkts)
+ip netns exec "$NS_L" ping -c 3 -i 0.2 -W 1 -s 3000 -M do -q 10.232.0.2 >/dev/null 2>&1
+check "the 3 KB frames reached pmdfwd" wait_until 10 counter_at_least rx_pkts $((before + 3))
+check "oversize frames counted as drop_oversize (3)" test "$(left_worker drop_oversize)" -eq 3
+check "and not as tx_full" test "$(left_worker drop_tx_full)" -eq 0
+check "a frame of exactly the mtu still crosses" \
+  quiet ip netns exec "$NS_L" ping -c 1 -W 2 -s 1472 -M do 10.232.0.2
+
+# The right interface deleted under pmdfwd: every send to it fails.
+ip -n "$NS_R" link del "$IF_R"
+check "a deleted interface shows link gone" wait_until 10 link_is right gone
+ip -n "$NS_L" neigh replace 10.232.0.2 lladdr 02:00:00:00:00:02 dev "$IF_L"
+before=$(left_worker rx_pkts)
+ip netns exec "$NS_L" ping -c 5 -i 0.2 -W 1 -q 10.232.0.2 >/dev/null 2>&1
+check "frames to it reached pmdfwd" wait_until 10 counter_at_least rx_pkts $((before + 5))
+check "frames to it counted as drop_link_down" test "$(left_worker drop_link_down)" -ge 5
+check "and still not as tx_full" test "$(left_worker drop_tx_full)" -eq 0
+check "the deletion is logged once" \
+  test "$(grep -c "port 'right': interface '$IF_R' is gone" "$WORK/pmdfwd.log")" -eq 1
+check "the left port still forwards the other way" test "$(port_link left)" = up
+
+stop_pmdfwd "$PMDFWD_PID" TERM; rc=$?
+PMDFWD_PID=
+check "SIGTERM exits 0" test "$rc" -eq 0
+check "pools full at shutdown" grep -q "all 2 pools full again at shutdown" "$WORK/pmdfwd.log"
+summary
