@@ -21,12 +21,16 @@ pass start
 
 ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
 
-# pmdctl --json: workers move.
+# pmdctl --json: workers move, however long a loaded host takes to show it.
 w1=$(ctl --json show workers) || fail "show workers --json" "exit $?"
-sleep 0.5
-w2=$(ctl --json show workers)
 rx1=$(json_get "$w1" 'sum(w["rx_pkts"] for w in d)')
-rx2=$(json_get "$w2" 'sum(w["rx_pkts"] for w in d)')
+deadline=$((SECONDS + 30))
+while :; do
+  sleep 0.2
+  w2=$(ctl --json show workers) && rx2=$(json_get "$w2" 'sum(w["rx_pkts"] for w in d)') &&
+    ((rx2 > rx1)) && break
+  ((SECONDS < deadline)) || break
+done
 check "worker rx counters move" test "$rx2" -gt "$rx1"
 check "two workers reported" test "$(json_get "$w2" 'len(d)')" = 2
 check "rx + handoff_in == tx + drops + handoff_out per worker" test "$(json_get "$w2" \
@@ -93,7 +97,10 @@ sed -e 's/mode = "patch"/mode = "l2"/' \
     -e 's/^pairs = .*/&\nnext_hop_mac = { p0 = "02:00:00:00:00:01", p1 = "02:00:00:00:00:02" }/' \
     "$WORK/cfg.toml" >"$WORK/l2.toml"
 if start_pmdfwd "$PMDFWD" "$WORK/l2.toml" "$PREFIX" "$WORK/l2.log"; then
-  sleep 1
+  # Until traffic has flowed, so the final totals below have some to show.
+  deadline=$((SECONDS + 30))
+  until (($(json_get "$(ctl --json stats 2>/dev/null || echo '{}')" 'd.get("rx_pkts", 0)') > 0)) ||
+        ((SECONDS >= deadline)); do sleep 0.2; done
   stop_pmdfwd "$PMDFWD_PID" TERM; rc=$?
   check "SIGTERM exits 0" test "$rc" -eq 0
   check "SIGTERM: pools full" grep -q "all 2 pools full again at shutdown" "$WORK/l2.log"
