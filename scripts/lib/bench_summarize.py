@@ -12,7 +12,10 @@ TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2
            # Over 2%, the residence histogram has to be a switch ([forward] latency).
            "latency": ("latency on", "latency off", 0.98),
            # Cache-coloured pools ([pool] color) must never cost anything.
-           "color": ("colour on", "colour off", 0.98)}
+           "color": ("colour on", "colour off", 0.98),
+           # A change may not cost the fast path over 2% against the build before it.
+           "base-patch": ("pmdfwd patch", "baseline patch", 0.98),
+           "base-l2": ("pmdfwd l2", "baseline l2", 0.98)}
 # Handoff: the pool models, then the ratios printed (numerator, denominator).
 HANDOFF_PEERS = ["ho-recycle", "ho-shared", "ho-stock", "same-recycle"]
 HANDOFF_RATIOS = [("ho-recycle", "ho-shared"), ("ho-recycle", "ho-stock"),

@@ -34,3 +34,24 @@ demo_config() {
 }
 # shellcheck source=../../scripts/lib/netns.sh
 source "$E2E_ROOT/scripts/lib/netns.sh"
+
+# tap_rig PREFIX_TAG NS_TAG [BUILD_DIR]: the names of one run of a test that
+# joins two namespaces through pmdfwd's tap ports, each carrying this run's
+# id so runs never collide: BUILD, PMDFWD, PMDCTL, PREFIX (e2e-<tag>-<id>),
+# NS_L/NS_R and IF_L/IF_R (<ns tag>l<id>, <ns tag>r<id>), WORK (a temporary
+# folder). An EXIT trap kills a pmdfwd left in PMDFWD_PID and removes them.
+tap_rig() {
+  BUILD=${3:-$E2E_ROOT/build}
+  PMDFWD=$BUILD/app/pmdfwd/pmdfwd
+  PMDCTL=$BUILD/app/pmdctl/pmdctl
+  local id=$(( $$ % 100000 ))
+  PREFIX=e2e-$1-$id
+  NS_L=$2l$id NS_R=$2r$id IF_L=$2l$id IF_R=$2r$id
+  WORK=$(mktemp -d)
+  trap tap_rig_cleanup EXIT
+}
+tap_rig_cleanup() {
+  [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
+  ns_remove "$NS_L" "$NS_R"
+  cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
+}

@@ -8,20 +8,9 @@
 # Usage: netlog.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-BUILD=${1:-$E2E_ROOT/build}
-PMDFWD=$BUILD/app/pmdfwd/pmdfwd
-ID=$(( $$ % 100000 ))
-PREFIX=e2e-nl-$ID
-NS_L=e2enl$ID NS_R=e2enr$ID IF_L=e2enl$ID IF_R=e2enr$ID
+tap_rig nl e2en "${1:-}"
 MAC_L=02:00:00:e3:00:01
-WORK=$(mktemp -d)
 TELEMETRY=$(command -v dpdk-telemetry.py)
-cleanup() {
-  [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
-  ns_remove "$NS_L" "$NS_R"
-  cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
-}
-trap cleanup EXIT
 
 telemetry() { printf '%s\n' "$1" | "$TELEMETRY" -f "$PREFIX" 2>/dev/null | grep -F "\"${1%%,*}\""; }
 received() { /usr/bin/python3 "$E2E_ROOT/test/e2e/netlog_check.py" "$WORK/received.jsonl" "$@"; }

@@ -8,19 +8,7 @@
 # Usage: poll_modes.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-BUILD=${1:-$E2E_ROOT/build}
-PMDFWD=$BUILD/app/pmdfwd/pmdfwd
-PMDCTL=$BUILD/app/pmdctl/pmdctl
-ID=$(( $$ % 100000 ))
-PREFIX=e2e-poll-$ID
-NS_L=e2epl$ID NS_R=e2epr$ID IF_L=e2epl$ID IF_R=e2epr$ID
-WORK=$(mktemp -d)
-cleanup() {
-  [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
-  ns_remove "$NS_L" "$NS_R"
-  cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
-}
-trap cleanup EXIT
+tap_rig poll e2ep "${1:-}"
 
 demo_config "$WORK/cfg.toml" "$PREFIX" "$IF_L" "$IF_R" \
   -e "/iface=$IF_L\"/a poll = \"interrupt\"" -e "/iface=$IF_R\"/a poll = \"adaptive\"" \

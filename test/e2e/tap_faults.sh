@@ -7,19 +7,7 @@
 # Usage: tap_faults.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-BUILD=${1:-$E2E_ROOT/build}
-PMDFWD=$BUILD/app/pmdfwd/pmdfwd
-PMDCTL=$BUILD/app/pmdctl/pmdctl
-ID=$(( $$ % 100000 ))
-PREFIX=e2e-tapf-$ID
-NS_L=tfl$ID NS_R=tfr$ID IF_L=tfl$ID IF_R=tfr$ID
-WORK=$(mktemp -d)
-cleanup() {
-  [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
-  ns_remove "$NS_L" "$NS_R"
-  cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
-}
-trap cleanup EXIT
+tap_rig tapf tf "${1:-}"
 
 # Buffers big enough for a 3 KB frame: net_tap receives whatever the kernel
 # sends, whatever the port's mtu, so only the egress check stops it.

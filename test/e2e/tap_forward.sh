@@ -7,20 +7,8 @@
 # Usage: tap_forward.sh [BUILD_DIR] [patch|l2|owner]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-BUILD=${1:-$E2E_ROOT/build}
 MODE=${2:-patch}
-PMDFWD=$BUILD/app/pmdfwd/pmdfwd
-PMDCTL=$BUILD/app/pmdctl/pmdctl
-ID=$(( $$ % 100000 ))
-PREFIX=e2e-tap-$ID
-NS_L=e2el$ID NS_R=e2er$ID IF_L=e2el$ID IF_R=e2er$ID
-WORK=$(mktemp -d)
-cleanup() {
-  [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
-  ns_remove "$NS_L" "$NS_R"
-  cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
-}
-trap cleanup EXIT
+tap_rig tap e2e "${1:-}"
 
 demo_config "$WORK/cfg.toml" "$PREFIX" "$IF_L" "$IF_R" -e "s/^enabled = true/enabled = false/"
 # The log channel's datagrams would land in the left namespace and upset the
