@@ -18,8 +18,6 @@ QueueCounts configured_queue_counts(std::string_view driver, uint16_t rx_polled,
     return c;
 }
 
-bool oerrors_unreliable(std::string_view driver) { return is_tap(driver); }
-
 bool lacks_rx_interrupts(std::string_view driver) {
     for (const std::string_view d : {"net_memif", "net_null", "net_ring", "net_pcap"})
         if (driver == d) return true;
@@ -37,6 +35,19 @@ std::string_view vdev_driver(std::string_view devargs) {
     for (const std::string_view d : kDrivers)
         if (name.substr(0, d.size()) == d && d.size() > best.size()) best = d;
     return best;
+}
+
+std::string devargs_value(std::string_view devargs, std::string_view key) {
+    size_t at = devargs.find(',');
+    while (at != std::string_view::npos) {
+        const size_t next = devargs.find(',', at + 1);
+        const std::string_view kv =
+            devargs.substr(at + 1, next == std::string_view::npos ? next : next - at - 1);
+        if (kv.size() > key.size() && kv.substr(0, key.size()) == key && kv[key.size()] == '=')
+            return std::string(kv.substr(key.size() + 1));
+        at = next;
+    }
+    return {};
 }
 
 }  // namespace pmdfwd

@@ -1,8 +1,12 @@
 // Known behaviour of DPDK 22.11 PMDs that the port layer must work around,
-// kept in one place. Pure: keyed by driver name, no DPDK headers.
+// kept in one place. Pure: keyed by driver name, no DPDK headers. Where a
+// PMD's link is wrong, kernel_link.hpp reads it from the kernel. net_tap
+// miscounts oerrors, so nothing in pmdfwd reads them: a TX shortfall is
+// counted from tx_burst's return value (tx_full, link_down).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace pmdfwd {
@@ -19,10 +23,6 @@ struct QueueCounts {
 // each way); every device gets at least one tx queue.
 QueueCounts configured_queue_counts(std::string_view driver, uint16_t rx_polled, uint16_t tx_used);
 
-// net_tap (and some other 22.11 PMDs) miscount oerrors; pmdfwd counts TX
-// shortfall from tx_burst's return value instead.
-bool oerrors_unreliable(std::string_view driver);
-
 // Drivers of 22.11 whose rx queues have no interrupt (rte_eth_dev_rx_intr_*
 // cannot wait on them): net_memif's rx_queue_intr_enable only says "not
 // supported"; net_null, net_ring and net_pcap have none. net_tap has one (its
@@ -33,5 +33,9 @@ bool lacks_rx_interrupts(std::string_view driver);
 // among the vdev drivers DPDK 22.11 ships that matter here; empty for
 // anything else (a PCI address): known only at start.
 std::string_view vdev_driver(std::string_view devargs);
+
+// The value of key=value in devargs ("net_af_packet0,iface=v0" and "iface"
+// -> "v0"); empty when the key is absent. The device name is not a key.
+std::string devargs_value(std::string_view devargs, std::string_view key);
 
 }  // namespace pmdfwd

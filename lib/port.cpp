@@ -3,13 +3,13 @@
 
 #include <net/if.h>
 #include <rte_ethdev.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <optional>
-#include <spdlog/spdlog.h>
 
+#include "../drivers-glue/kernel_link.hpp"
 #include "../drivers-glue/pmd_quirks.hpp"
-#include "../drivers-glue/tap_link.hpp"
 #include "eal_args.hpp"
 
 namespace pmdfwd {
@@ -23,8 +23,8 @@ std::string dpdk_error(const std::string& what, int rc) {
 }  // namespace
 
 PortStats PortStats::minus(const PortStats& b) const {
-    return {ipackets - b.ipackets, opackets - b.opackets, ibytes - b.ibytes,
-            obytes - b.obytes,     imissed - b.imissed,   ierrors - b.ierrors,
+    return {ipackets - b.ipackets, opackets - b.opackets,  ibytes - b.ibytes,
+            obytes - b.obytes,     imissed - b.imissed,    ierrors - b.ierrors,
             oerrors - b.oerrors,   rx_nombuf - b.rx_nombuf};
 }
 
@@ -141,8 +141,9 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
         RTE_ALIGN_CEIL(kNetlogTxDesc, std::max<uint16_t>(info.tx_desc_lim.nb_align, 1)),
         info.tx_desc_lim.nb_min, std::max(info.tx_desc_lim.nb_max, info.tx_desc_lim.nb_min));
     for (uint16_t i = 0; i < q.tx; ++i)
-        if (int rc = rte_eth_tx_queue_setup(
-                port->id_, i, i == setup.plan.netlog_queue ? netlog_desc : tx_desc, socket, &txconf);
+        if (int rc = rte_eth_tx_queue_setup(port->id_, i,
+                                            i == setup.plan.netlog_queue ? netlog_desc : tx_desc,
+                                            socket, &txconf);
             rc != 0)
             return make_error(who + ": tx queue " + std::to_string(i) + ": " +
                                   dpdk_error("rte_eth_tx_queue_setup", rc),
@@ -165,10 +166,12 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
         if (rc != 0 && rc != -ENOTSUP)
             return make_error(who + ": " + dpdk_error("rte_eth_promiscuous_enable", rc), rc);
     }
-    // Its kernel interface, named while it is still in this namespace.
+    // Its kernel interface: a tap's named while it is still in this
+    // namespace, an af_packet port's from its devargs.
     char ifname[IF_NAMESIZE] = {};
     if (port->driver_ == "net_tap" && info.if_index != 0 && if_indextoname(info.if_index, ifname))
-        port->tap_iface_ = ifname;
+        port->iface_ = ifname;
+    if (port->driver_ == "net_af_packet") port->iface_ = devargs_value(cfg.devargs, "iface");
     rte_ether_addr mac{};
     rte_eth_macaddr_get(port->id_, &mac);
     std::copy(std::begin(mac.addr_bytes), std::end(mac.addr_bytes), port->mac_.bytes.begin());
@@ -206,21 +209,29 @@ uint64_t Port::stop_and_drain() {
     return drained;
 }
 
+// The kernel's view of a port that is a kernel interface, where the PMD's
+// own is wrong (kernel_link.hpp); nullopt: ask the PMD.
+std::optional<KernelLink> Port::kernel_link() {
+    if (iface_.empty()) return std::nullopt;
+    if (driver_ == "net_af_packet") return interface_link(iface_);
+    if (!tap_watch_)
+        if (auto found = TapLinkWatch::find(iface_))
+            tap_watch_ = std::make_unique<TapLinkWatch>(std::move(*found));
+    if (!tap_watch_) return std::nullopt;
+    KernelLink k = tap_watch_->sample();
+    if (k.where == IfaceWhere::here) return std::nullopt;  // the PMD asks the right namespace
+    return k;
+}
+
 void Port::watch_link() {
     const LinkState was = link();
     if (was == LinkState::gone) return;
+    const std::optional<KernelLink> k = kernel_link();
     LinkState now = LinkState::down;
-    std::optional<TapLink> tap;
-    if (!tap_iface_.empty()) {
-        if (!tap_watch_)
-            if (auto found = TapLinkWatch::find(tap_iface_))
-                tap_watch_ = std::make_unique<TapLinkWatch>(std::move(*found));
-        if (tap_watch_) tap = tap_watch_->sample();
-    }
-    if (tap && tap->where == TapWhere::gone) {
-        now = LinkState::gone;
-    } else if (tap && tap->where == TapWhere::elsewhere) {
-        now = tap->up ? LinkState::up : LinkState::down;
+    if (k) {
+        now = k->where == IfaceWhere::gone ? LinkState::gone
+              : k->up                      ? LinkState::up
+                                           : LinkState::down;
     } else {
         rte_eth_link l{};
         if (rte_eth_link_get_nowait(id_, &l) == 0 && l.link_status == RTE_ETH_LINK_UP)
@@ -231,13 +242,15 @@ void Port::watch_link() {
     if (now == was && !(first && now != LinkState::up)) return;
     link_->store(now, std::memory_order_relaxed);
     if (now == LinkState::gone)
-        spdlog::error("port '{}': interface '{}' is gone (deleted?): frames sent to it are "
-                      "dropped as link_down until pmdfwd restarts",
-                      name_, tap_iface_);
+        spdlog::error(
+            "port '{}': interface '{}' is gone (deleted?): frames sent to it are "
+            "dropped as link_down until pmdfwd restarts",
+            name_, iface_);
     else
         spdlog::warn("port '{}': link {}{}", name_, to_string(now),
-                     tap && tap->where == TapWhere::elsewhere ? " (interface in another network namespace)"
-                                                              : "");
+                     k && k->where == IfaceWhere::elsewhere
+                         ? " (interface in another network namespace)"
+                         : "");
 }
 
 uint32_t Port::link_speed_mbps() const {
@@ -248,7 +261,7 @@ uint32_t Port::link_speed_mbps() const {
 PortStats Port::stats() const {
     rte_eth_stats s{};
     if (rte_eth_stats_get(id_, &s) != 0) return {};
-    return {s.ipackets, s.opackets, s.ibytes, s.obytes,
+    return {s.ipackets, s.opackets, s.ibytes,  s.obytes,
             s.imissed,  s.ierrors,  s.oerrors, s.rx_nombuf};
 }
 

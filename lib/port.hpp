@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ struct rte_mempool;
 namespace pmdfwd {
 
 class TapLinkWatch;
+struct KernelLink;
 
 struct PortStats {
     uint64_t ipackets = 0, opackets = 0, ibytes = 0, obytes = 0;
@@ -48,7 +50,7 @@ struct PortSetup {
 Result<PortLimits> probe_port_limits(const PortConfig& cfg);
 
 class Port {
-public:
+  public:
     // Finds the ethdev named by devargs, configures and starts it. On error the
     // device is left closed-or-untouched and the message says what to change.
     static Result<std::unique_ptr<Port>> open(const PortSetup& setup);
@@ -67,8 +69,9 @@ public:
     const LinkCell* link_cell() const { return link_.get(); }
     uint32_t link_speed_mbps() const;
     // Main lcore: samples the link and logs a change. A net_tap port's is
-    // read through its kernel interface in whatever namespace holds it; a
-    // deleted interface is logged once and then no longer sampled.
+    // read through its kernel interface in whatever namespace holds it, a
+    // net_af_packet port's from its interface's flags; a deleted interface
+    // is logged once and then no longer sampled.
     void watch_link();
     PortStats stats() const;
 
@@ -76,7 +79,7 @@ public:
     // keep packets that nobody polls). Returns how many mbufs were drained.
     uint64_t stop_and_drain();
 
-private:
+  private:
     Port();
     uint16_t id_ = 0;
     std::string name_;
@@ -91,8 +94,9 @@ private:
         using LinkCell::LinkCell;
     };
     std::unique_ptr<AlignedLinkCell> link_ = std::make_unique<AlignedLinkCell>(LinkState::up);
+    std::optional<KernelLink> kernel_link();
     std::unique_ptr<TapLinkWatch> tap_watch_;  // net_tap only, once its tun file is found
-    std::string tap_iface_;                    // net_tap only
+    std::string iface_;                        // net_tap and net_af_packet: its kernel interface
     bool link_sampled_ = false;
 };
 

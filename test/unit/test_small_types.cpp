@@ -7,6 +7,7 @@
 
 #include "burst_histogram.hpp"
 #include "eal_args.hpp"
+#include "kernel_link.hpp"
 #include "mac_addr.hpp"
 #include "pmd_quirks.hpp"
 #include "record.hpp"
@@ -215,9 +216,23 @@ TEST_CASE("pmd quirks: queue counts per driver", "[small][quirks]") {
     CHECK(counts("net_tap", 0, 0) == "1/1");
     CHECK(counts("net_tap", 0, 1) == "1/1");
     CHECK(counts("net_tap0", 2, 1) == "2/1");  // the driver name, not the device name
-    CHECK(oerrors_unreliable("net_tap"));
-    CHECK_FALSE(oerrors_unreliable("net_null"));
-    CHECK_FALSE(oerrors_unreliable("net_ice"));
+}
+
+TEST_CASE("devargs values by key", "[small][quirks]") {
+    CHECK(devargs_value("net_af_packet0,iface=veth0", "iface") == "veth0");
+    CHECK(devargs_value("net_af_packet0,qpairs=2,iface=v1,blocksz=4096", "iface") == "v1");
+    CHECK(devargs_value("net_af_packet0,ifacex=v1,iface=v2", "iface") == "v2");  // whole keys
+    CHECK(devargs_value("net_af_packet0,iface=", "iface") == "");
+    CHECK(devargs_value("iface=v0", "iface") == "");  // the device name is no key
+    CHECK(devargs_value("net_af_packet0", "iface") == "");
+    CHECK(devargs_value("0000:01:00.0", "iface") == "");
+}
+
+TEST_CASE("a tun file's fdinfo names its interface", "[small][quirks]") {
+    CHECK(tun_fdinfo_iff("pos:\t0\nflags:\t02\nmnt_id:\t15\nino:\t1040\niff:\tdtap0\n") == "dtap0");
+    CHECK(tun_fdinfo_iff("pos:\t0\niff:\t\n") == "");      // detached: the interface was deleted
+    CHECK(!tun_fdinfo_iff("pos:\t0\nflags:\t0100002\n"));  // not a tun file
+    CHECK(!tun_fdinfo_iff(""));
 }
 
 TEST_CASE("record: ordered fields and the log line", "[small][record]") {
@@ -250,17 +265,27 @@ TEST_CASE("stats records: worker record with derived figures", "[small][stats_re
     s.burst_hist[5] = 3;
     s.full_bursts = 2;
     const Record r = worker_record({1, 2, "p1", 0, "p0", 1, "adaptive"}, s);
-    CHECK(names(r) == std::vector<std::string>{
-                          "worker",        "lcore",         "rx_port",      "rx_queue",
-                          "tx_port",       "tx_queue",      "poll",         "rx_pkts",
-                          "rx_bytes",      "tx_pkts",       "tx_bytes",     "drops",
-                          "drop_tx_full",  "drop_handoff_full", "drop_no_route", "drop_runt", "drop_oversize", "drop_link_down",
-                          "handoff_out",   "handoff_in",    "polls",        "empty_polls",
-                          "busy_tsc",      "idle_tsc",      "sleep_tsc",    "wakeups",
-                          "cycles_per_pkt", "busy_permille", "idle_permille", "sleep_permille",
-                          "burst_1",       "burst_2_3",    "burst_4_7",
-                          "burst_8_15",    "burst_16_31",   "burst_32_63",  "burst_64_127",
-                          "burst_128_255", "burst_256_511", "burst_512_up", "full_bursts"});
+    CHECK(names(r) == std::vector<std::string>{"worker",         "lcore",
+                                               "rx_port",        "rx_queue",
+                                               "tx_port",        "tx_queue",
+                                               "poll",           "rx_pkts",
+                                               "rx_bytes",       "tx_pkts",
+                                               "tx_bytes",       "drops",
+                                               "drop_tx_full",   "drop_handoff_full",
+                                               "drop_no_route",  "drop_runt",
+                                               "drop_oversize",  "drop_link_down",
+                                               "handoff_out",    "handoff_in",
+                                               "polls",          "empty_polls",
+                                               "busy_tsc",       "idle_tsc",
+                                               "sleep_tsc",      "wakeups",
+                                               "cycles_per_pkt", "busy_permille",
+                                               "idle_permille",  "sleep_permille",
+                                               "burst_1",        "burst_2_3",
+                                               "burst_4_7",      "burst_8_15",
+                                               "burst_16_31",    "burst_32_63",
+                                               "burst_64_127",   "burst_128_255",
+                                               "burst_256_511",  "burst_512_up",
+                                               "full_bursts"});
     CHECK(field(r, "poll") == "adaptive");
     CHECK(field(r, "wakeups") == "4");
     // The time split adds up.
@@ -306,7 +331,7 @@ TEST_CASE("stats records: totals, ports and pools", "[small][stats_records]") {
     CHECK(field(t, "tx_pkts") == "11");
     CHECK(field(t, "drops") == "2");
     CHECK(field(t, "drop_runt") == "2");
-    CHECK(field(t, "in_flight") == "2");  // rx 15 == tx 11 + drops 2 + in flight 2
+    CHECK(field(t, "in_flight") == "2");       // rx 15 == tx 11 + drops 2 + in flight 2
     CHECK(field(t, "cycles_per_pkt") == "8");  // 150 cycles over 15 received + 2 handed in
     CHECK(field(t, "busy_permille") == "500");
     CHECK(field(totals_record({}, 0), "rx_pkts") == "0");

@@ -1,5 +1,5 @@
-// net_tap's link through its kernel interface (see tap_link.hpp). Main lcore.
-#include "tap_link.hpp"
+// Links read from the kernel (see kernel_link.hpp). Main lcore.
+#include "kernel_link.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 #include <thread>
 
@@ -38,8 +39,17 @@ bool is_tun_file(int fd) {
     return n > 0 && std::string_view(target, size_t(n)) == "/dev/net/tun";
 }
 
+// IFF_UP and IFF_RUNNING of `ifname` through `sock`; nullopt when the
+// socket's namespace has no such interface.
+std::optional<bool> flags_up(int sock, const std::string& ifname) {
+    ifreq ifr{};
+    std::strncpy(ifr.ifr_name, ifname.c_str(), IFNAMSIZ - 1);
+    if (sock < 0 || ::ioctl(sock, SIOCGIFFLAGS, &ifr) != 0) return std::nullopt;
+    return (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
+}
+
 unsigned long inode_of(int fd) {
-    struct stat st{};
+    struct stat st {};
     return ::fstat(fd, &st) == 0 ? st.st_ino : 0;
 }
 
@@ -93,16 +103,16 @@ TapLinkWatch::~TapLinkWatch() {
     if (ns_socket_ >= 0) ::close(ns_socket_);
 }
 
-TapLink TapLinkWatch::sample() {
+KernelLink TapLinkWatch::sample() {
     const auto iff = iff_of_fd(tun_fd_);
-    if (!iff || iff->empty()) return {TapWhere::gone, false};
+    if (!iff || iff->empty()) return {IfaceWhere::gone, false};
     const int ns_fd = ::ioctl(tun_fd_, TUNGETDEVNETNS);
-    if (ns_fd < 0) return {TapWhere::here, false};  // an old kernel: trust the PMD
+    if (ns_fd < 0) return {IfaceWhere::here, false};  // an old kernel: trust the PMD
     const unsigned long ino = inode_of(ns_fd);
-    struct stat own{};
+    struct stat own {};
     if (::stat("/proc/self/ns/net", &own) == 0 && own.st_ino == ino) {
         ::close(ns_fd);
-        return {TapWhere::here, false};
+        return {IfaceWhere::here, false};
     }
     if (ino != ns_ino_ || ns_socket_ < 0) {
         if (ns_socket_ >= 0) ::close(ns_socket_);
@@ -110,12 +120,18 @@ TapLink TapLinkWatch::sample() {
         ns_ino_ = ino;
     }
     ::close(ns_fd);
-    ifreq ifr{};
-    std::strncpy(ifr.ifr_name, iff->c_str(), IFNAMSIZ - 1);
-    if (ns_socket_ < 0 || ::ioctl(ns_socket_, SIOCGIFFLAGS, &ifr) != 0)
-        return {TapWhere::elsewhere, false};
-    const bool up = (ifr.ifr_flags & IFF_UP) && (ifr.ifr_flags & IFF_RUNNING);
-    return {TapWhere::elsewhere, up};
+    return {IfaceWhere::elsewhere, flags_up(ns_socket_, *iff).value_or(false)};
+}
+
+std::optional<KernelLink> interface_link(const std::string& ifname) {
+    const int sock = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (sock < 0) return std::nullopt;
+    const auto up = flags_up(sock, ifname);
+    const int err = errno;
+    ::close(sock);
+    if (up) return KernelLink{IfaceWhere::here, *up};
+    if (err == ENODEV) return KernelLink{IfaceWhere::gone, false};
+    return std::nullopt;
 }
 
 }  // namespace pmdfwd
