@@ -17,9 +17,8 @@ unsigned color_count(size_t pg_sz, size_t total_elt_sz) {
     return unsigned(slack / RTE_CACHE_LINE_SIZE) + 1;
 }
 
-int populate_objects(rte_mempool* mp, bool colored, unsigned max_objs, void* vaddr,
-                     rte_iova_t iova, size_t len, rte_mempool_populate_obj_cb_t* obj_cb,
-                     void* obj_cb_arg) {
+int populate_objects(rte_mempool* mp, bool colored, unsigned max_objs, void* vaddr, rte_iova_t iova,
+                     size_t len, rte_mempool_populate_obj_cb_t* obj_cb, void* obj_cb_arg) {
     size_t pg_sz = 0;
     if (const int rc = rte_mempool_get_page_size(mp, &pg_sz); rc < 0) return rc;
     const size_t total = mp->header_size + mp->elt_size + mp->trailer_size;
@@ -49,8 +48,8 @@ int populate_objects(rte_mempool* mp, bool colored, unsigned max_objs, void* vad
     return int(i);
 }
 
-ssize_t calc_mem_size_for(const rte_mempool* mp, bool colored, uint32_t obj_num,
-                          uint32_t pg_shift, size_t* min_chunk_size, size_t* align) {
+ssize_t calc_mem_size_for(const rte_mempool* mp, bool colored, uint32_t obj_num, uint32_t pg_shift,
+                          size_t* min_chunk_size, size_t* align) {
     const size_t total = mp->header_size + mp->elt_size + mp->trailer_size;
     const size_t pg_sz = pg_shift == 0 ? 0 : size_t(1) << pg_shift;
     const unsigned colors = colored ? color_count(pg_sz, total) : 1;
@@ -81,7 +80,8 @@ rte_spinlock_t g_register_lock = RTE_SPINLOCK_INITIALIZER;
 // The index of "<base>_colored": base's functions, populate_colored.
 int colored_ops_index(const char* base) {
     char name[RTE_MEMPOOL_OPS_NAMESIZE];
-    if (std::snprintf(name, sizeof(name), "%s_colored", base) >= int(sizeof(name))) return -ENAMETOOLONG;
+    if (std::snprintf(name, sizeof(name), "%s_colored", base) >= int(sizeof(name)))
+        return -ENAMETOOLONG;
     rte_spinlock_lock(&g_register_lock);
     int index = -ENOENT;
     const rte_mempool_ops* found = nullptr;

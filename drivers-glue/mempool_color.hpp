@@ -16,17 +16,16 @@ namespace pmdfwd {
 
 // rte_mempool_op_populate_helper's placement (flags 0), plus, when colored,
 // the colour offset on each new page.
-int populate_objects(rte_mempool* mp, bool colored, unsigned max_objs, void* vaddr,
-                     rte_iova_t iova, size_t len, rte_mempool_populate_obj_cb_t* obj_cb,
-                     void* obj_cb_arg);
+int populate_objects(rte_mempool* mp, bool colored, unsigned max_objs, void* vaddr, rte_iova_t iova,
+                     size_t len, rte_mempool_populate_obj_cb_t* obj_cb, void* obj_cb_arg);
 
 // The memory populate_objects needs for obj_num objects: DPDK's default
 // sizing assumes objects start at the page start and a cache-aligned chunk,
 // so the colour offset of the last page could overflow it. Coloured, chunks
 // are page-aligned and the last page has room for the largest colour; not
 // coloured, DPDK's default.
-ssize_t calc_mem_size_for(const rte_mempool* mp, bool colored, uint32_t obj_num,
-                          uint32_t pg_shift, size_t* min_chunk_size, size_t* align);
+ssize_t calc_mem_size_for(const rte_mempool* mp, bool colored, uint32_t obj_num, uint32_t pg_shift,
+                          size_t* min_chunk_size, size_t* align);
 
 // rte_mempool_ops callbacks: populate_objects and calc_mem_size_for, coloured.
 ssize_t calc_mem_size_colored(const rte_mempool* mp, uint32_t obj_num, uint32_t pg_shift,

@@ -55,7 +55,7 @@ struct Recycler {
     Slot* other_threads = nullptr;
     rte_ring* defer_rings[RTE_MAX_LCORE] = {};  // the owner's inbound rings, packed
     unsigned defer_ring_count = 0;
-    uint32_t defer_age = 0;  // objects left in each defer ring to age (half its size)
+    uint32_t defer_age = 0;   // objects left in each defer ring to age (half its size)
     uint32_t dpdk_cache = 0;  // the size of DPDK's lcore caches in front
     bool color = true;        // objects cache-coloured when populated
     std::atomic<uint64_t> overflow{0};
@@ -245,8 +245,8 @@ rte_ring* make_ring(uint32_t count, unsigned flags, int socket) {
     const unsigned ring_flags = flags | RING_F_EXACT_SZ;
     const ssize_t bytes = rte_ring_get_memsize(rte_align32pow2(count + 1));
     if (bytes < 0) return nullptr;
-    auto* ring = static_cast<rte_ring*>(rte_zmalloc_socket("pmdfwd_ring", size_t(bytes),
-                                                           RTE_CACHE_LINE_SIZE, socket));
+    auto* ring = static_cast<rte_ring*>(
+        rte_zmalloc_socket("pmdfwd_ring", size_t(bytes), RTE_CACHE_LINE_SIZE, socket));
     if (ring && rte_ring_init(ring, "pmdfwd_recycle", count, ring_flags) != 0) {
         rte_free(ring);
         return nullptr;
@@ -331,8 +331,7 @@ ssize_t recycle_calc_mem_size(const rte_mempool* mp, uint32_t obj_num, uint32_t 
 
 int recycle_populate(rte_mempool* mp, unsigned max_objs, void* vaddr, rte_iova_t iova, size_t len,
                      rte_mempool_populate_obj_cb_t* obj_cb, void* obj_cb_arg) {
-    return populate_objects(mp, recycler(mp).color, max_objs, vaddr, iova, len, obj_cb,
-                            obj_cb_arg);
+    return populate_objects(mp, recycler(mp).color, max_objs, vaddr, iova, len, obj_cb, obj_cb_arg);
 }
 
 const rte_mempool_ops kRecycleOps = {
@@ -352,10 +351,10 @@ RTE_MEMPOOL_REGISTER_OPS(kRecycleOps);
 
 RecycleCounts read_slot(const Slot& s) {
     RecycleCounts out;
-    for_each_recycle_count(out, s.counts, [](const RecycleCountInfo&, uint64_t& o,
-                                             const std::atomic<uint64_t>& c) {
-        o = c.load(std::memory_order_relaxed);
-    });
+    for_each_recycle_count(
+        out, s.counts, [](const RecycleCountInfo&, uint64_t& o, const std::atomic<uint64_t>& c) {
+            o = c.load(std::memory_order_relaxed);
+        });
     return out;
 }
 
@@ -436,8 +435,8 @@ DeferFlush make_defer_flush(rte_mempool* mp, unsigned lcore) {
     DeferFlush f;
     f.mp = mp;
     f.cache = rte_mempool_default_cache(mp, lcore);
-    f.pending = lcore < RTE_MAX_LCORE && r.slots[lcore] ? &r.slots[lcore]->pending_len
-                                                         : &kNothingPending;
+    f.pending =
+        lcore < RTE_MAX_LCORE && r.slots[lcore] ? &r.slots[lcore]->pending_len : &kNothingPending;
     return f;
 }
 

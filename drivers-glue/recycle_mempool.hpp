@@ -24,7 +24,6 @@ inline constexpr char kRecycleOpsName[] = "pmdfwd_recycle";
 // iteration at the flush, and a full batch never waits for it.
 constexpr uint32_t kDeferBatch = 64;
 
-
 // A pktmbuf pool on the recycle ops, owned by owner_lcore. dpdk_cache is
 // DPDK's own per-lcore cache in front of the driver (0: every get and put
 // reaches the driver, so every figure above is exact). color: objects
@@ -50,7 +49,7 @@ void recycle_owner_retire(rte_mempool* mp);
 // lcore writes; the push happens only when something is waiting.
 struct DeferFlush {
     rte_mempool* mp = nullptr;
-    rte_mempool_cache* cache = nullptr;           // DPDK's cache of this lcore, or null
+    rte_mempool_cache* cache = nullptr;              // DPDK's cache of this lcore, or null
     const std::atomic<uint32_t>* pending = nullptr;  // this lcore's batch length
 };
 

@@ -5,8 +5,8 @@
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
-#include <rte_ethdev.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
@@ -91,8 +91,9 @@ Status Appliance::build(const std::string& pool_prefix) {
     launched_.assign(workers_.size(), false);
     for (auto& w : workers_) {
         if (int rc = rte_eal_remote_launch(worker_main, w.get(), w->lcore); rc != 0)
-            return make_error("worker " + std::to_string(w->id) + ": rte_eal_remote_launch on lcore " +
-                                  std::to_string(w->lcore) + " failed: " + std::to_string(rc),
+            return make_error("worker " + std::to_string(w->id) +
+                                  ": rte_eal_remote_launch on lcore " + std::to_string(w->lcore) +
+                                  " failed: " + std::to_string(rc),
                               rc);
         launched_[w->id] = true;
     }
@@ -188,8 +189,9 @@ Status Appliance::create_handoff_rings(const std::string& prefix) {
                                          int(rte_lcore_to_socket_id(owner_lcore)),
                                          RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
         if (!ring)
-            return make_error("worker " + std::to_string(w.id) + ": cannot create its handoff ring '" +
-                                  name + "' of " + std::to_string(cfg_.forward.handoff_ring) +
+            return make_error("worker " + std::to_string(w.id) +
+                                  ": cannot create its handoff ring '" + name + "' of " +
+                                  std::to_string(cfg_.forward.handoff_ring) +
                                   " slots: " + rte_strerror(rte_errno),
                               -rte_errno);
         handoff_rings_[w.id] = ring;
@@ -307,9 +309,10 @@ void Appliance::watch_pools() {
         const uint64_t grown = nombuf - std::min(nombuf, last_rx_nombuf_[p]);
         last_rx_nombuf_[p] = nombuf;
         if (grown != 0 && !quiet(last_port_warning_[p]))
-            spdlog::warn("port '{}': {} receive buffer allocations failed since the last check: "
-                         "the pool of its rx queues is exhausted",
-                         ports_[p]->name(), grown);
+            spdlog::warn(
+                "port '{}': {} receive buffer allocations failed since the last check: "
+                "the pool of its rx queues is exhausted",
+                ports_[p]->name(), grown);
     }
     for (size_t i = 0; i < data_pool_count_; ++i) {
         rte_mempool* mp = pools_[i]->mempool();
@@ -321,9 +324,10 @@ void Appliance::watch_pools() {
         }
         const unsigned avail = rte_mempool_avail_count(mp);
         if ((failures == 0 && avail != 0) || quiet(last_pool_warning_[i])) continue;
-        spdlog::warn("pool '{}' exhausted: {} of {} mbufs in use, {} allocation failures since "
-                     "the last check",
-                     pools_[i]->name(), mp->size - avail, mp->size, failures);
+        spdlog::warn(
+            "pool '{}' exhausted: {} of {} mbufs in use, {} allocation failures since "
+            "the last check",
+            pools_[i]->name(), mp->size - avail, mp->size, failures);
     }
 }
 

@@ -10,8 +10,8 @@
 
 #include "config.hpp"
 #include "control.hpp"
-#include "netlog_channel.hpp"
 #include "error.hpp"
+#include "netlog_channel.hpp"
 #include "plan.hpp"
 #include "pool.hpp"
 #include "port.hpp"
@@ -25,7 +25,7 @@ namespace pmdfwd {
 struct ShutdownReport {
     std::vector<Record> workers;  // final per-worker stats
     Record totals;
-    uint64_t drained = 0;         // mbufs left in rx queues and handoff rings, freed at stop
+    uint64_t drained = 0;          // mbufs left in rx queues and handoff rings, freed at stop
     uint64_t handoff_drained = 0;  // of those, the ones in handoff rings
     std::vector<PoolAudit> audits;
     bool pools_full() const {
@@ -36,7 +36,7 @@ struct ShutdownReport {
 };
 
 class Appliance final : public ControlTarget {
-public:
+  public:
     // Pools, ports and workers from a validated plan, which is built again
     // against the devices' queue limits (tx = "auto"). pool_prefix keeps
     // mempool and ring names unique when a test starts several appliances.
@@ -78,7 +78,7 @@ public:
     void clear_stats() override;
     void request_stop() override { stop_requested_.store(true); }
 
-private:
+  private:
     Appliance(const Config& cfg, const Plan& plan) : cfg_(cfg), plan_(plan) {}
     Status build(const std::string& pool_prefix);
     Status resolve_plan();
@@ -100,9 +100,9 @@ private:
     std::vector<rte_ring*> handoff_rings_;      // by sender worker id; null: sends itself
     std::unique_ptr<NetlogChannel> netlog_;
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket
-    size_t data_pool_count_ = 0;                // pools_ before spare and netlog pools
-    std::vector<uint64_t> last_alloc_empty_;    // per data pool, for watch_pools
-    std::vector<uint64_t> last_rx_nombuf_;      // per port
+    size_t data_pool_count_ = 0;                     // pools_ before spare and netlog pools
+    std::vector<uint64_t> last_alloc_empty_;         // per data pool, for watch_pools
+    std::vector<uint64_t> last_rx_nombuf_;           // per port
     std::vector<std::chrono::steady_clock::time_point> last_pool_warning_;
     std::vector<std::chrono::steady_clock::time_point> last_port_warning_;
     std::vector<PortLimits> limits_;  // probed at start

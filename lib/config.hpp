@@ -83,7 +83,7 @@ struct ForwardPair {
 struct ForwardConfig {
     ForwardMode mode = ForwardMode::patch;
     uint16_t burst = 32;
-    uint16_t tx_retries = 2;  // extra tx_burst calls for a partly sent burst before dropping
+    uint16_t tx_retries = 2;       // extra tx_burst calls for a partly sent burst before dropping
     uint32_t handoff_ring = 1024;  // slots of each (sender, owner) handoff ring
     // Per-worker residence-time histogram: one TSC read per poll, about 3% of
     // the rate on a null device, so off unless asked for.

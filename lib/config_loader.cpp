@@ -49,7 +49,7 @@ struct ConfigThrow {
 // Reads one TOML table, remembering which keys were taken; whatever is left
 // at finish() is an unknown key (FastClick Args::complete()).
 class TableReader {
-public:
+  public:
     TableReader(const toml::table& table, std::string path, const std::string& file)
         : table_(table), path_(std::move(path)), file_(file) {}
 
@@ -105,12 +105,14 @@ public:
         std::string expected;
         for (size_t i = 0; i < N; ++i) {
             if (text == names[i].first) return names[i].second;
-            expected += (i == 0 ? "\"" : i + 1 == N ? " or \"" : ", \"") +
+            expected += (i == 0       ? "\""
+                         : i + 1 == N ? " or \""
+                                      : ", \"") +
                         std::string(names[i].first) + "\"";
         }
         fail(n, key,
-             "unknown " + std::string(key) + " '" + text.substr(0, 32) + "' (expected " +
-                 expected + ")");
+             "unknown " + std::string(key) + " '" + text.substr(0, 32) + "' (expected " + expected +
+                 ")");
     }
 
     const toml::node* take(const char* key) {
@@ -123,8 +125,8 @@ public:
         for (auto&& [k, v] : table_) {
             if (taken_.count(std::string(k.str()))) continue;
             const auto& src = k.source().begin ? k.source() : v.source();
-            throw ConfigThrow{{file_, src.begin.line, src.begin.column, dotted(k.str()),
-                               "unknown key"}};
+            throw ConfigThrow{
+                {file_, src.begin.line, src.begin.column, dotted(k.str()), "unknown key"}};
         }
     }
 
@@ -140,20 +142,30 @@ public:
 
     static std::string type_name(const toml::node& n) {
         switch (n.type()) {
-            case toml::node_type::table: return "a table";
-            case toml::node_type::array: return "an array";
-            case toml::node_type::string: return "a string";
-            case toml::node_type::integer: return "an integer";
-            case toml::node_type::floating_point: return "a float";
-            case toml::node_type::boolean: return "a boolean";
-            case toml::node_type::date: return "a date";
-            case toml::node_type::time: return "a time";
-            case toml::node_type::date_time: return "a date-time";
-            default: return "nothing";
+            case toml::node_type::table:
+                return "a table";
+            case toml::node_type::array:
+                return "an array";
+            case toml::node_type::string:
+                return "a string";
+            case toml::node_type::integer:
+                return "an integer";
+            case toml::node_type::floating_point:
+                return "a float";
+            case toml::node_type::boolean:
+                return "a boolean";
+            case toml::node_type::date:
+                return "a date";
+            case toml::node_type::time:
+                return "a time";
+            case toml::node_type::date_time:
+                return "a date-time";
+            default:
+                return "nothing";
         }
     }
 
-private:
+  private:
     const toml::table& table_;
     std::string path_;
     const std::string& file_;
@@ -163,12 +175,11 @@ private:
 SourceLoc loc_of(const toml::node& n) { return {n.source().begin.line, n.source().begin.column}; }
 
 constexpr std::pair<const char*, ForwardMode> kForwardModes[] = {{"patch", ForwardMode::patch},
-                                                                  {"l2", ForwardMode::l2}};
+                                                                 {"l2", ForwardMode::l2}};
 constexpr std::pair<const char*, TxMode> kTxModes[] = {
     {"auto", TxMode::auto_select}, {"per-worker", TxMode::per_worker}, {"owner", TxMode::owner}};
-constexpr std::pair<const char*, PollMode> kPollModes[] = {{"busy", PollMode::busy},
-                                                           {"adaptive", PollMode::adaptive},
-                                                           {"interrupt", PollMode::interrupt}};
+constexpr std::pair<const char*, PollMode> kPollModes[] = {
+    {"busy", PollMode::busy}, {"adaptive", PollMode::adaptive}, {"interrupt", PollMode::interrupt}};
 constexpr std::pair<const char*, PoolModel> kPoolModels[] = {
     {"recycle", PoolModel::recycle},
     {"shared", PoolModel::shared},
@@ -215,8 +226,9 @@ void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
         if (!arr) r.fail(*n, "extra_args", "expected an array of strings");
         for (const auto& e : *arr) {
             const auto* s = e.as_string();
-            if (!s) r.fail(e, "extra_args", "expected an array of strings, found " +
-                                                 TableReader::type_name(e));
+            if (!s)
+                r.fail(e, "extra_args",
+                       "expected an array of strings, found " + TableReader::type_name(e));
             if (const std::string why = owned_eal_option(s->get()); !why.empty())
                 r.fail(e, "extra_args", why + "; remove it from extra_args");
             eal.extra_args.push_back(s->get());
@@ -235,8 +247,9 @@ void read_port_poll(TableReader& r, const toml::node& n, PortConfig& port) {
     }
     const auto* arr = n.as_array();
     if (!arr)
-        r.fail(n, "poll", "expected a poll mode or an array of them, one per rx queue, got " +
-                              TableReader::type_name(n));
+        r.fail(n, "poll",
+               "expected a poll mode or an array of them, one per rx queue, got " +
+                   TableReader::type_name(n));
     if (arr->size() != port.rx_queues)
         r.fail(n, "poll",
                "has " + std::to_string(arr->size()) + " entries but the port has " +
@@ -294,8 +307,8 @@ void read_forward(TableReader& root, const toml::node& node, const std::vector<P
             const auto* pair = e.as_array();
             if (!pair || pair->size() != 2 || !(*pair)[0].as_string() || !(*pair)[1].as_string())
                 r.fail(e, "pairs", "each pair must be [\"from\", \"to\"] with two port names");
-            fwd.pairs.push_back({(*pair)[0].as_string()->get(), (*pair)[1].as_string()->get(),
-                                 loc_of(e)});
+            fwd.pairs.push_back(
+                {(*pair)[0].as_string()->get(), (*pair)[1].as_string()->get(), loc_of(e)});
         }
     }
     if (const auto* n = r.take("next_hop_mac")) {
@@ -352,7 +365,7 @@ void read_control(TableReader& root, const toml::node& node, ControlConfig& cont
 
 void read_level(TableReader& r, std::string& level) {
     if (const auto* n = r.string("level", level, 16)) {
-        static const std::set<std::string> kLevels = {"trace", "debug", "info",    "warn",
+        static const std::set<std::string> kLevels = {"trace", "debug",    "info", "warn",
                                                       "error", "critical", "off"};
         if (!kLevels.count(level))
             r.fail(*n, "level",
@@ -431,7 +444,8 @@ void read_log(TableReader& root, const toml::node& node, LogConfig& log) {
 // control character (TOML lets them in through escapes such as "\n" or
 // "\u0000", and through multi-line strings) could forge a line. No value or
 // key pmdfwd reads needs one, so none is taken anywhere in the document.
-void refuse_control_chars(const toml::node& node, const std::string& path, const std::string& file) {
+void refuse_control_chars(const toml::node& node, const std::string& path,
+                          const std::string& file) {
     const auto fail = [&](const toml::source_region& where, const std::string& text,
                           const char* what) {
         const size_t at = find_control_char(text);
@@ -444,7 +458,8 @@ void refuse_control_chars(const toml::node& node, const std::string& path, const
                                "printable)"}};
     };
     if (const auto* s = node.as_string()) {
-        if (find_control_char(s->get()) != std::string::npos) fail(s->source(), s->get(), "a string");
+        if (find_control_char(s->get()) != std::string::npos)
+            fail(s->source(), s->get(), "a string");
     } else if (const auto* t = node.as_table()) {
         for (auto&& [k, v] : *t) {
             const std::string key(k.str());
@@ -521,7 +536,7 @@ namespace {
 constexpr int kPipeWaitMs = 5000;
 
 class Fd {
-public:
+  public:
     explicit Fd(int fd) : fd_(fd) {}
     ~Fd() {
         if (fd_ >= 0) ::close(fd_);
@@ -530,7 +545,7 @@ public:
     Fd& operator=(const Fd&) = delete;
     int get() const { return fd_; }
 
-private:
+  private:
     int fd_;
 };
 
@@ -583,8 +598,8 @@ ConfigResult load_config_file(const std::string& path) {
     // An anonymous pipe (`--config <(...)`) has its writer already; a named
     // fifo may never get one. Character devices read without waiting.
     struct statfs fs {};
-    const bool pipe = S_ISFIFO(st.st_mode) && ::fstatfs(fd.get(), &fs) == 0 &&
-                      fs.f_type == PIPEFS_MAGIC;
+    const bool pipe =
+        S_ISFIFO(st.st_mode) && ::fstatfs(fd.get(), &fs) == 0 && fs.f_type == PIPEFS_MAGIC;
     if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !pipe)
         return error(std::string("not a regular file (") + file_type_name(st.st_mode) + ")");
     // Read one byte past the limit so the size check fires without reading

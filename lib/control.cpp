@@ -65,7 +65,10 @@ int with_target(rte_tel_data* d, Fn&& fn) {
 template <Record (ControlTarget::*kGet)() const>
 int cmd_record(const char*, const char* params, rte_tel_data* d) {
     if (!no_params(params)) return -EINVAL;
-    return with_target(d, [&](ControlTarget& t) { put_record(d, (t.*kGet)()); return 0; });
+    return with_target(d, [&](ControlTarget& t) {
+        put_record(d, (t.*kGet)());
+        return 0;
+    });
 }
 
 int cmd_plan(const char*, const char* params, rte_tel_data* d) {
@@ -83,7 +86,10 @@ int cmd_plan(const char*, const char* params, rte_tel_data* d) {
 template <size_t (ControlTarget::*kCount)() const>
 int cmd_list(const char*, const char* params, rte_tel_data* d) {
     if (!no_params(params)) return -EINVAL;
-    return with_target(d, [&](ControlTarget& t) { put_ids(d, (t.*kCount)()); return 0; });
+    return with_target(d, [&](ControlTarget& t) {
+        put_ids(d, (t.*kCount)());
+        return 0;
+    });
 }
 
 template <size_t (ControlTarget::*kCount)() const, Record (ControlTarget::*kItem)(size_t) const>
@@ -153,7 +159,8 @@ struct Handler {
 const Handler kHandlers[] = {
     {{"/pmdfwd/info", "Version, mode, burst, counts of workers/ports/pools, uptime."},
      cmd_record<&ControlTarget::info>},
-    {{"/pmdfwd/plan", "The resolved plan: ports, queues, which lcore polls which queue."}, cmd_plan},
+    {{"/pmdfwd/plan", "The resolved plan: ports, queues, which lcore polls which queue."},
+     cmd_plan},
     {{"/pmdfwd/workers", "List of worker ids."}, cmd_list<&ControlTarget::worker_count>},
     {{"/pmdfwd/worker", "Stats of one worker since the last clear. Parameters: int worker_id"},
      cmd_item<&ControlTarget::worker_count, &ControlTarget::worker>},
@@ -163,16 +170,19 @@ const Handler kHandlers[] = {
     {{"/pmdfwd/pools", "List of pool indexes."}, cmd_list<&ControlTarget::pool_count>},
     {{"/pmdfwd/pool", "Size, cache, available and in-use mbufs of one pool. Parameters: int"},
      cmd_item<&ControlTarget::pool_count, &ControlTarget::pool>},
-    {{"/pmdfwd/latency", "Residence time (rx burst to tx done) of one worker's packets: "
-                         "percentiles, buckets. Parameters: int worker_id"},
+    {{"/pmdfwd/latency",
+      "Residence time (rx burst to tx done) of one worker's packets: "
+      "percentiles, buckets. Parameters: int worker_id"},
      cmd_item<&ControlTarget::worker_count, &ControlTarget::latency>},
     {{"/pmdfwd/stats", "Totals over all workers since the last clear."},
      cmd_record<&ControlTarget::totals>},
-    {{"/pmdfwd/log", "The emergency log channel: records sent, drops by reason, reserve, "
-                     "send latency."},
+    {{"/pmdfwd/log",
+      "The emergency log channel: records sent, drops by reason, reserve, "
+      "send latency."},
      cmd_record<&ControlTarget::netlog>},
-    {{"/pmdfwd/log_test", "Log one warning of the given length (0-16384) to check the log "
-                          "channel end to end. Parameters: int bytes"},
+    {{"/pmdfwd/log_test",
+      "Log one warning of the given length (0-16384) to check the log "
+      "channel end to end. Parameters: int bytes"},
      cmd_log_test},
     {{"/pmdfwd/clear", "Clear worker and port stats (a baseline; counters keep running)."},
      cmd_clear},

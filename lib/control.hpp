@@ -13,7 +13,7 @@
 namespace pmdfwd {
 
 class ControlTarget {
-public:
+  public:
     virtual ~ControlTarget() = default;
     virtual Record info() const = 0;
     virtual std::vector<std::string> plan_lines() const = 0;

@@ -33,7 +33,9 @@ bool is_pci_devargs(const std::string& devargs) {
            s[0] >= '0' && s[0] <= '7';
 }
 
-std::string devargs_name(const std::string& devargs) { return devargs.substr(0, devargs.find(',')); }
+std::string devargs_name(const std::string& devargs) {
+    return devargs.substr(0, devargs.find(','));
+}
 
 std::string device_key(const std::string& devargs) {
     std::string name = devargs_name(devargs);
@@ -91,8 +93,7 @@ std::string owned_eal_option(std::string_view arg) {
         if (name.empty()) return {};  // "--" ends the options
         // getopt_long takes an exact name first, else any unambiguous prefix.
         for (const auto& o : kOwnedLong)
-            if (name == o.name)
-                return "'" + std::string(arg) + "' sets --" + o.name + ": " + o.why;
+            if (name == o.name) return "'" + std::string(arg) + "' sets --" + o.name + ": " + o.why;
         for (const auto& o : kOwnedLong)
             if (std::string_view(o.name).substr(0, name.size()) == name)
                 return "'" + std::string(arg) + "' abbreviates --" + o.name + ": " + o.why;
@@ -101,17 +102,21 @@ std::string owned_eal_option(std::string_view arg) {
     // Short options may be bundled ("-vh"); a value ends the bundle ("-d-v").
     for (const char c : arg.substr(1)) {
         for (const auto& o : kOwnedShort)
-            if (c == o.name[0])
-                return "'" + std::string(arg) + "' sets -" + o.name + ": " + o.why;
+            if (c == o.name[0]) return "'" + std::string(arg) + "' sets -" + o.name + ": " + o.why;
         if (kShortWithValue.find(c) != std::string_view::npos) break;
     }
     return {};
 }
 
 std::vector<std::string> build_eal_args(const Config& cfg, const Plan& plan) {
-    std::vector<std::string> a = {"pmdfwd",        "--lcores",           cfg.eal.lcores,
-                                  "--main-lcore",  std::to_string(plan.main_lcore),
-                                  "--file-prefix", cfg.eal.file_prefix,  "-m",
+    std::vector<std::string> a = {"pmdfwd",
+                                  "--lcores",
+                                  cfg.eal.lcores,
+                                  "--main-lcore",
+                                  std::to_string(plan.main_lcore),
+                                  "--file-prefix",
+                                  cfg.eal.file_prefix,
+                                  "-m",
                                   std::to_string(cfg.eal.memory_mb)};
     if (cfg.eal.hugepages)
         a.push_back("--huge-unlink");

@@ -16,7 +16,7 @@ struct Error {
 // A value or an Error; no exceptions cross library boundaries.
 template <class T>
 class Result {
-public:
+  public:
     Result(T value) : v_(std::move(value)) {}
     Result(Error error) : v_(std::move(error)) {}
 
@@ -28,13 +28,15 @@ public:
     T& operator*() { return value(); }
     const Error& error() const { return std::get<1>(v_); }
 
-private:
+  private:
     std::variant<T, Error> v_;
 };
 
 struct Ok {};
 using Status = Result<Ok>;
 
-inline Error make_error(std::string message, int code = 0) { return Error{code, std::move(message)}; }
+inline Error make_error(std::string message, int code = 0) {
+    return Error{code, std::move(message)};
+}
 
 }  // namespace pmdfwd

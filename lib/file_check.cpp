@@ -54,8 +54,8 @@ std::string log_path_problem(std::string_view path) {
         size_t end = path.find('/', start);
         if (end == std::string_view::npos) end = path.size();
         if (end - start > NAME_MAX)
-            return "log file path has a component of " + std::to_string(end - start) +
-                   " bytes ('" + std::string(path.substr(start, 16)) + "...'); the limit is " +
+            return "log file path has a component of " + std::to_string(end - start) + " bytes ('" +
+                   std::string(path.substr(start, 16)) + "...'); the limit is " +
                    std::to_string(NAME_MAX) + " (NAME_MAX)";
         start = end + 1;
     }
@@ -84,8 +84,8 @@ std::string log_file_problem(const std::string& path) {
 
 Result<int> open_log_file_nonblocking(const std::string& path) {
     if (auto p = log_path_problem(path); !p.empty()) return make_error(p);
-    const int fd =
-        ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0640);
+    const int fd = ::open(path.c_str(),
+                          O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0640);
     if (fd < 0) {
         const int err = errno;
         // A fifo without a reader gives ENXIO, a directory EISDIR: say what it is.

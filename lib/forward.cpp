@@ -83,7 +83,8 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
     uint32_t len_bits = 0;
     // Rewrites pkts[i]; false for a runt, which it leaves alone.
     const auto rewrite = [&](uint16_t i) {
-        if (i + kPrefetchAhead < n) rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
+        if (i + kPrefetchAhead < n)
+            rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
         rte_mbuf* m = pkts[i];
         const uint32_t len = rte_pktmbuf_pkt_len(m);
         rx_bytes += len;
@@ -136,8 +137,8 @@ uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_
 
 // The sender never waits for the owner: what the ring cannot take is dropped.
 void hand_off(rte_ring* ring, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
-    const unsigned queued = rte_ring_sp_enqueue_burst(ring, reinterpret_cast<void**>(pkts), n,
-                                                      nullptr);
+    const unsigned queued =
+        rte_ring_sp_enqueue_burst(ring, reinterpret_cast<void**>(pkts), n, nullptr);
     out.tx_bytes = 0;  // counted by the owner when it transmits
     out.handoff_out = queued;
     if (unlikely(queued < n)) {
@@ -174,8 +175,8 @@ BurstOutcome transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch) {
     BurstOutcome out;
     for (unsigned i = 0; i < w.handoff_in_count; ++i) {
         const HandoffIn& h = w.handoff_in[i];
-        const auto n = uint16_t(rte_ring_sc_dequeue_burst(
-            h.ring, reinterpret_cast<void**>(scratch), w.burst, nullptr));
+        const auto n = uint16_t(
+            rte_ring_sc_dequeue_burst(h.ring, reinterpret_cast<void**>(scratch), w.burst, nullptr));
         if (n == 0) continue;
         // The headers were last written on the sender's core: ask for all of
         // them at once rather than missing on each in turn.

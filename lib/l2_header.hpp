@@ -15,7 +15,9 @@ constexpr uint16_t kVlanTagLen = 4;
 
 // The longest frame a port of this mtu sends: an mtu-sized payload behind an
 // Ethernet header and one 802.1Q tag (no FCS: mbufs do not carry it).
-constexpr uint32_t max_frame_bytes(uint16_t mtu) { return uint32_t(mtu) + kEtherHeaderLen + kVlanTagLen; }
+constexpr uint32_t max_frame_bytes(uint16_t mtu) {
+    return uint32_t(mtu) + kEtherHeaderLen + kVlanTagLen;
+}
 
 struct L2Header {
     std::array<uint8_t, 12> dst_src{};

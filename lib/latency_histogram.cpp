@@ -7,7 +7,8 @@ namespace pmdfwd {
 
 LatencySnapshot LatencyHistogram::read() const {
     LatencySnapshot s;
-    for (size_t i = 0; i < kLatencyBuckets; ++i) s.buckets[i] = buckets_[i].load(std::memory_order_relaxed);
+    for (size_t i = 0; i < kLatencyBuckets; ++i)
+        s.buckets[i] = buckets_[i].load(std::memory_order_relaxed);
     s.count = count_.load(std::memory_order_relaxed);
     s.sum_ns = sum_ns_.load(std::memory_order_relaxed);
     s.max_ns = max_ns_.load(std::memory_order_relaxed);

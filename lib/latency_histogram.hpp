@@ -32,16 +32,17 @@ struct LatencySnapshot {
 };
 
 class LatencyHistogram {
-public:
+  public:
     void record(uint64_t ns) {
         bump(buckets_[latency_bucket(ns)], 1);
         bump(count_, 1);
         bump(sum_ns_, ns);
-        if (ns > max_ns_.load(std::memory_order_relaxed)) max_ns_.store(ns, std::memory_order_relaxed);
+        if (ns > max_ns_.load(std::memory_order_relaxed))
+            max_ns_.store(ns, std::memory_order_relaxed);
     }
     LatencySnapshot read() const;
 
-private:
+  private:
     static void bump(std::atomic<uint64_t>& c, uint64_t n) {
         c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     }

@@ -10,7 +10,7 @@ namespace pmdfwd {
 namespace {
 
 class Cursor {
-public:
+  public:
     explicit Cursor(std::string_view s) : s_(s) {}
     bool done() const { return i_ >= s_.size(); }
     char peek() const { return done() ? '\0' : s_[i_]; }
@@ -32,7 +32,7 @@ public:
     }
     size_t pos() const { return i_; }
 
-private:
+  private:
     std::string_view s_;
     size_t i_ = 0;
 };
@@ -54,8 +54,8 @@ bool parse_range(Cursor& c, std::vector<unsigned>& out, std::string& error) {
         hi = *h;
     }
     if (hi > kMaxLcoreId) {
-        error = "lcore " + std::to_string(hi) + " is above the maximum " +
-                std::to_string(kMaxLcoreId);
+        error =
+            "lcore " + std::to_string(hi) + " is above the maximum " + std::to_string(kMaxLcoreId);
         return false;
     }
     for (unsigned v = *lo; v <= hi; ++v) out.push_back(v);
@@ -103,8 +103,8 @@ LcoreListResult parse_lcore_list(std::string_view text) {
         }
     } while (c.eat(','));
     if (!c.done()) {
-        r.error = "unexpected '" + std::string(1, c.peek()) + "' at offset " +
-                  std::to_string(c.pos());
+        r.error =
+            "unexpected '" + std::string(1, c.peek()) + "' at offset " + std::to_string(c.pos());
         return r;
     }
     std::vector<unsigned> sorted = r.lcores;

@@ -20,7 +20,7 @@ namespace {
 // path on SIGHUP: logrotate renames the old file and expects the writer to
 // create a new one at the path.
 class ReopenableFileSink final : public spdlog::sinks::base_sink<std::mutex> {
-public:
+  public:
     ReopenableFileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) {}
     ~ReopenableFileSink() override { ::close(fd_); }
     const std::string& path() const { return path_; }
@@ -31,7 +31,7 @@ public:
         ::close(fd);
     }
 
-protected:
+  protected:
     void sink_it_(const spdlog::details::log_msg& msg) override {
         spdlog::memory_buf_t buf;
         formatter_->format(msg, buf);
@@ -47,7 +47,7 @@ protected:
     }
     void flush_() override {}
 
-private:
+  private:
     std::string path_;
     int fd_;
 };

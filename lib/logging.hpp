@@ -2,10 +2,10 @@
 // reopened on request (SIGHUP).
 #pragma once
 
+#include <spdlog/spdlog.h>
+
 #include <memory>
 #include <string>
-
-#include <spdlog/spdlog.h>
 
 #include "config.hpp"
 #include "error.hpp"

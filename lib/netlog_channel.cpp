@@ -196,8 +196,7 @@ rte_mbuf* NetlogChannel::take_buffer() {
         if (rte_mbuf* m = prefilled()) return m;
     // alloc-first, as netpoll did before: top the pool up inline, then
     // allocate; the pool only serves when allocation fails.
-    if (!pool_first)
-        bump(inline_refills_, top_up_prefilled());
+    if (!pool_first) bump(inline_refills_, top_up_prefilled());
     if (rte_mbuf* m = fresh_buffer()) {  // pool-first: only when the stack ran dry
         bump(reserve_allocs_);
         return m;
@@ -302,8 +301,7 @@ size_t NetlogChannel::send_emergency(const NetlogRecord& rec) {
     emergency_.fetch_add(1, std::memory_order_relaxed);
     EscapedText text;
     text.len = escape_text(rec.text, text.body, sizeof(text.body), setup_.config.format);
-    const size_t sent =
-        stopped_.load(std::memory_order_seq_cst) ? 0 : send_locked(rec, text, true);
+    const size_t sent = stopped_.load(std::memory_order_seq_cst) ? 0 : send_locked(rec, text, true);
     busy_.store(false, std::memory_order_release);
     return sent;
 }
@@ -344,7 +342,8 @@ Record NetlogChannel::stats() const {
     r.add("datagrams", datagrams_.load(std::memory_order_relaxed));
     r.add("bytes", bytes_.load(std::memory_order_relaxed));
     uint64_t dropped = 0;
-    for (size_t i = 0; i < kNetlogDropCount; ++i) dropped += drops_[i].load(std::memory_order_relaxed);
+    for (size_t i = 0; i < kNetlogDropCount; ++i)
+        dropped += drops_[i].load(std::memory_order_relaxed);
     r.add("dropped", dropped);
     for (size_t i = 0; i < kNetlogDropCount; ++i)
         r.add(std::string("drop_") + kDropNames[i], drops_[i].load(std::memory_order_relaxed));

@@ -25,11 +25,11 @@ struct rte_mempool;
 
 namespace pmdfwd {
 
-#define PMDFWD_NETLOG_DROPS(X)                                                             \
-    X(rate_limited, "the token bucket (netlog.rate_limit) was empty")                    \
-    X(busy, "another thread was sending on the channel: a sender never waits")           \
-    X(no_buffer, "neither a pre-filled buffer nor the reserve had one")                  \
-    X(tx_full, "the channel's TX queue did not take the datagram")                       \
+#define PMDFWD_NETLOG_DROPS(X)                                                 \
+    X(rate_limited, "the token bucket (netlog.rate_limit) was empty")          \
+    X(busy, "another thread was sending on the channel: a sender never waits") \
+    X(no_buffer, "neither a pre-filled buffer nor the reserve had one")        \
+    X(tx_full, "the channel's TX queue did not take the datagram")             \
     X(stopped, "the channel was stopped (shutdown)")
 
 enum class NetlogDrop : unsigned {
@@ -50,7 +50,7 @@ struct NetlogSetup {
 };
 
 class NetlogChannel {
-public:
+  public:
     static Result<std::unique_ptr<NetlogChannel>> create(const NetlogSetup& setup);
     ~NetlogChannel();  // stops, and returns the pre-filled buffers to the reserve
     NetlogChannel(const NetlogChannel&) = delete;
@@ -76,7 +76,7 @@ public:
     const void* next_prefilled();
     bool prefetches_frames() const { return frame_offset_ != 0; }
 
-private:
+  private:
     explicit NetlogChannel(const NetlogSetup& setup);
     struct EscapedText {
         char body[kNetlogTextMax + 64];

@@ -61,12 +61,18 @@ size_t put_str(std::string_view s, char* out, size_t cap) {
 uint8_t syslog_severity(int spdlog_level) {
     switch (spdlog_level) {
         case 0:  // trace
-        case 1: return 7;  // debug
-        case 2: return 6;  // info
-        case 3: return 4;  // warn: warning
-        case 4: return 3;  // err
-        case 5: return 2;  // critical: crit
-        default: return 6;
+        case 1:
+            return 7;  // debug
+        case 2:
+            return 6;  // info
+        case 3:
+            return 4;  // warn: warning
+        case 4:
+            return 3;  // err
+        case 5:
+            return 2;  // critical: crit
+        default:
+            return 6;
     }
 }
 
@@ -117,14 +123,16 @@ size_t copy_plain_blocks(const char* in, size_t avail_in, char* out, size_t avai
     for (; done + 16 <= avail; done += 16) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + done));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out + done), v);
-        if (const unsigned mask = escape_mask_16(v, fmt)) return done + unsigned(__builtin_ctz(mask));
+        if (const unsigned mask = escape_mask_16(v, fmt))
+            return done + unsigned(__builtin_ctz(mask));
     }
 #endif
     for (; done + 8 <= avail; done += 8) {
         uint64_t v;
         std::memcpy(&v, in + done, 8);
         std::memcpy(out + done, &v, 8);
-        if (const uint64_t hit = escape_flags_8(v, fmt)) return done + size_t(__builtin_ctzll(hit)) / 8;
+        if (const uint64_t hit = escape_flags_8(v, fmt))
+            return done + size_t(__builtin_ctzll(hit)) / 8;
     }
     return done;
 }

@@ -54,7 +54,7 @@ size_t format_frag_field(size_t offset, size_t total, char* out, size_t cap);
 // (the log channel escapes before it takes its lock). The extended head is
 // formatted once, for counting and for sending alike.
 class RecordDatagrams {
-public:
+  public:
     RecordDatagrams(const NetlogRecord& rec, NetlogFormat fmt, const char* body, size_t body_len);
     // Without formatting anything when the record fits one datagram.
     size_t count() const;
@@ -62,7 +62,7 @@ public:
     template <class Emit>
     size_t for_each(Emit&& emit);
 
-private:
+  private:
     NetlogFormat fmt_;
     const char* body_;
     size_t body_len_;
@@ -75,7 +75,8 @@ size_t RecordDatagrams::for_each(Emit&& emit) {
     size_t sent = 0;
     if (fmt_ == NetlogFormat::plain) {
         for (size_t off = 0; off < body_len_; off += kNetlogPayloadMax, ++sent) {
-            const size_t n = body_len_ - off < kNetlogPayloadMax ? body_len_ - off : kNetlogPayloadMax;
+            const size_t n =
+                body_len_ - off < kNetlogPayloadMax ? body_len_ - off : kNetlogPayloadMax;
             emit(head_, size_t(0), body_ + off, n);
         }
         return sent;

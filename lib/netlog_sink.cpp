@@ -30,14 +30,14 @@ RecentRecords g_recent;
 bool g_sink_installed = false;
 
 class NetlogSink final : public spdlog::sinks::sink {
-public:
+  public:
     void log(const spdlog::details::log_msg& msg) override {
         NetlogRecord r;
         r.level = syslog_severity(int(msg.level));
         r.seq = g_next_seq.fetch_add(1, std::memory_order_relaxed);
-        r.timestamp_us = uint64_t(std::chrono::duration_cast<std::chrono::microseconds>(
-                                      msg.time.time_since_epoch())
-                                      .count());
+        r.timestamp_us = uint64_t(
+            std::chrono::duration_cast<std::chrono::microseconds>(msg.time.time_since_epoch())
+                .count());
         r.text = std::string_view(msg.payload.data(), msg.payload.size());
         g_recent.put(r);
         // seq_cst on both sides: once detach has seen no sender, no sender
@@ -124,7 +124,10 @@ void on_fatal_signal(int sig, siginfo_t* info, void*) {
         const uint64_t last_seq = g_next_seq.load();
         Text head;
         const char* abbrev = sigabbrev_np(sig);
-        head.str("pmdfwd: fatal signal ").num(uint64_t(sig)).str(" (SIG").str(abbrev ? abbrev : "?")
+        head.str("pmdfwd: fatal signal ")
+            .num(uint64_t(sig))
+            .str(" (SIG")
+            .str(abbrev ? abbrev : "?")
             .str(")");
         if (info->si_code <= 0) {
             // Sent with kill(2), tgkill(2) or sigqueue(3) (abort() included):
@@ -147,10 +150,16 @@ void on_fatal_signal(int sig, siginfo_t* info, void*) {
             t.str("backtrace #").num(uint64_t(i)).str(" ").hex(uintptr_t(frames[i]));
             Dl_info dl{};
             if (dladdr(frames[i], &dl) && dl.dli_fname) {
-                t.str(" ").str(dl.dli_fname).str("+").hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_fbase));
+                t.str(" ")
+                    .str(dl.dli_fname)
+                    .str("+")
+                    .hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_fbase));
                 if (dl.dli_sname)
-                    t.str(" (").str(dl.dli_sname).str("+")
-                        .hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_saddr)).str(")");
+                    t.str(" (")
+                        .str(dl.dli_sname)
+                        .str("+")
+                        .hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_saddr))
+                        .str(")");
             }
             emergency_send(ch, 2, t.view(), realtime_us());
         }

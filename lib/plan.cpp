@@ -40,7 +40,6 @@ std::variant<std::vector<int>, ConfigError> resolve_pairs(const Config& cfg) {
     return out;
 }
 
-
 // Per-worker queues unless the port says owner, or says auto and the device
 // cannot give every sender a queue of its own.
 std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const PortLimits* limits,
@@ -132,8 +131,7 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
         const auto& rx = cfg.ports[w.rx_port];
         const unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
         const unsigned handoff = w.handoff_to == kNoWorker ? 0 : cfg.forward.handoff_ring;
-        const unsigned caches =
-            handoff && cfg.pool.model == PoolModel::per_worker_stock ? 5 : 3;
+        const unsigned caches = handoff && cfg.pool.model == PoolModel::per_worker_stock ? 5 : 3;
         const unsigned need =
             rx.rx_desc + tx_desc + handoff + cfg.forward.burst + caches * cfg.pool.cache;
         const std::string why =
@@ -143,8 +141,8 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
             std::to_string(cfg.pool.cache);
         if (shared) {
             shared_need += need;
-            shared_why += (shared_why.empty() ? "" : ", ") + ("worker " + std::to_string(w.id) +
-                                                               " " + std::to_string(need));
+            shared_why += (shared_why.empty() ? "" : ", ") +
+                          ("worker " + std::to_string(w.id) + " " + std::to_string(need));
             continue;
         }
         if (cfg.pool.mbufs >= need) continue;
@@ -160,16 +158,16 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
     if (shared && cfg.pool.mbufs < shared_need)
         return at(cfg, cfg.pool.loc, "pool.mbufs",
                   std::to_string(cfg.pool.mbufs) + " mbufs in the shared pool is too few for " +
-                      std::to_string(plan.workers.size()) + " workers (" + shared_why +
-                      " = " + std::to_string(shared_need) +
+                      std::to_string(plan.workers.size()) + " workers (" + shared_why + " = " +
+                      std::to_string(shared_need) +
                       "); raise pool.mbufs or lower the descriptor counts");
     return std::nullopt;
 }
 
 // A worker waiting on rx interrupts needs them on its device, and must not
 // owe anyone a transmit: bursts handed to it would wait for its next packet.
-std::optional<ConfigError> check_poll_modes(const Config& cfg, const std::vector<PortLimits>* limits,
-                                            Plan& plan) {
+std::optional<ConfigError> check_poll_modes(const Config& cfg,
+                                            const std::vector<PortLimits>* limits, Plan& plan) {
     for (const auto& w : plan.workers) {
         if (w.poll == PollMode::adaptive &&
             std::any_of(plan.workers.begin(), plan.workers.end(),
@@ -184,7 +182,8 @@ std::optional<ConfigError> check_poll_modes(const Config& cfg, const std::vector
         const PortConfig& port = cfg.ports[w.rx_port];
         const bool own_key = port.poll_loc.line != 0;
         const SourceLoc loc = own_key ? port.poll_loc : cfg.poll.mode_loc;
-        const std::string key = own_key ? "port[" + std::to_string(w.rx_port) + "].poll" : "poll.mode";
+        const std::string key =
+            own_key ? "port[" + std::to_string(w.rx_port) + "].poll" : "poll.mode";
         const std::string driver =
             limits ? (*limits)[w.rx_port].driver : std::string(vdev_driver(port.devargs));
         if (lacks_rx_interrupts(driver))
@@ -195,8 +194,8 @@ std::optional<ConfigError> check_poll_modes(const Config& cfg, const std::vector
         for (const auto& s : plan.workers)
             if (s.handoff_to == int(w.id))
                 return at(cfg, loc, key,
-                          "worker " + std::to_string(w.id) + " (port '" + port.name +
-                              "' rxq " + std::to_string(w.rx_queue) +
+                          "worker " + std::to_string(w.id) + " (port '" + port.name + "' rxq " +
+                              std::to_string(w.rx_queue) +
                               ") would wait on rx interrupts while owning a TX queue that worker " +
                               std::to_string(s.id) +
                               " hands its bursts to; give the sending port's workers TX queues "
@@ -219,8 +218,8 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
         const unsigned needed = kPktmbufHeadroom + p.mtu + kL2Overhead;
         if (cfg.pool.data_room < needed)
             return at(cfg, p.loc, "port[" + std::to_string(i) + "].mtu",
-                      "mtu " + std::to_string(p.mtu) + " needs pool.data_room >= " +
-                          std::to_string(needed) + " (it is " +
+                      "mtu " + std::to_string(p.mtu) +
+                          " needs pool.data_room >= " + std::to_string(needed) + " (it is " +
                           std::to_string(cfg.pool.data_room) + ")");
     }
 
@@ -343,8 +342,10 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
         const auto& port = cfg.ports[p];
         const PortPlan& pp = plan.ports[p];
         std::string tx = std::string(to_string(pp.tx));
-        if (!pp.tx_resolved) tx = "auto";
-        else if (port.tx == TxMode::auto_select) tx += " (auto)";
+        if (!pp.tx_resolved)
+            tx = "auto";
+        else if (port.tx == TxMode::auto_select)
+            tx += " (auto)";
         lines.push_back("port " + std::to_string(p) + " '" + port.name + "' " + port.devargs +
                         ": rx_queues " + std::to_string(pp.rx_queues) + ", tx_queues " +
                         std::to_string(pp.tx_queues) + ", tx " + tx + ", mtu " +
@@ -354,15 +355,16 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
         std::string line = "worker " + std::to_string(w.id) + " on lcore " +
                            std::to_string(w.lcore) + ": polls '" + cfg.ports[w.rx_port].name +
                            "' rxq " + std::to_string(w.rx_queue);
-        const std::string queue = w.tx_port == kNoPort ? "" :
-            "'" + cfg.ports[size_t(w.tx_port)].name + "' txq " + std::to_string(w.tx_queue);
+        const std::string queue = w.tx_port == kNoPort ? ""
+                                                       : "'" + cfg.ports[size_t(w.tx_port)].name +
+                                                             "' txq " + std::to_string(w.tx_queue);
         if (w.tx_port == kNoPort)
             line += " -> no pair (drop)";
         else if (w.handoff_to == kNoWorker)
             line += " -> sends on " + queue;
         else
-            line += " -> hands off to worker " + std::to_string(w.handoff_to) + ", owner of " +
-                    queue;
+            line +=
+                " -> hands off to worker " + std::to_string(w.handoff_to) + ", owner of " + queue;
         std::string from;
         for (const auto& s : plan.workers)
             if (s.handoff_to == int(w.id))
@@ -384,11 +386,11 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
     }
     for (size_t p = 0; p < cfg.ports.size(); ++p)
         if (plan.ports[p].netlog_queue >= 0)
-            lines.push_back("netlog: " + std::string(to_string(cfg.netlog.format)) + " records at " +
-                            cfg.netlog.level + " and above to " + cfg.netlog.dst_ip.to_string() +
-                            ":" + std::to_string(cfg.netlog.dst_port) + " via '" +
-                            cfg.ports[p].name + "' txq " +
-                            std::to_string(plan.ports[p].netlog_queue));
+            lines.push_back("netlog: " + std::string(to_string(cfg.netlog.format)) +
+                            " records at " + cfg.netlog.level + " and above to " +
+                            cfg.netlog.dst_ip.to_string() + ":" +
+                            std::to_string(cfg.netlog.dst_port) + " via '" + cfg.ports[p].name +
+                            "' txq " + std::to_string(plan.ports[p].netlog_queue));
     for (const auto& w : plan.warnings) lines.push_back("warning: " + w);
     return lines;
 }

@@ -24,18 +24,18 @@ struct WorkerPlan {
     unsigned lcore = 0;
     unsigned rx_port = 0;  // index into Config::ports
     uint16_t rx_queue = 0;
-    int tx_port = kNoPort;  // index into Config::ports, or kNoPort: no pair, drop all
-    uint16_t tx_queue = 0;  // the TX queue its packets leave on
+    int tx_port = kNoPort;       // index into Config::ports, or kNoPort: no pair, drop all
+    uint16_t tx_queue = 0;       // the TX queue its packets leave on
     int handoff_to = kNoWorker;  // kNoWorker: it owns tx_queue; else the id of the owner
     PollMode poll = PollMode::busy;
 };
 
 struct PortPlan {
-    uint16_t rx_queues = 0;  // polled by workers
-    uint16_t tx_queues = 0;  // each transmitted on by exactly one worker
+    uint16_t rx_queues = 0;          // polled by workers
+    uint16_t tx_queues = 0;          // each transmitted on by exactly one worker
     TxMode tx = TxMode::per_worker;  // per_worker or owner once resolved
-    int netlog_queue = -1;  // the log channel's own TX queue on this port, or -1
-    bool tx_resolved = true;  // false: "auto" while the device's limits are unknown
+    int netlog_queue = -1;           // the log channel's own TX queue on this port, or -1
+    bool tx_resolved = true;         // false: "auto" while the device's limits are unknown
 };
 
 // What a device allows, read at start; the plan is rebuilt against it.

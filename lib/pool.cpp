@@ -11,9 +11,8 @@
 
 namespace pmdfwd {
 
-Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbufs,
-                                           uint32_t cache, uint16_t data_room, int socket,
-                                           bool color) {
+Result<std::unique_ptr<Pool>> Pool::create(const std::string& name, uint32_t mbufs, uint32_t cache,
+                                           uint16_t data_room, int socket, bool color) {
     rte_mempool* mp =
         color ? create_colored_pktmbuf_pool(name.c_str(), mbufs, cache, data_room, socket)
               : rte_pktmbuf_pool_create(name.c_str(), mbufs, cache, 0, data_room, socket);

@@ -21,7 +21,7 @@ struct PoolAudit {
 };
 
 class Pool {
-public:
+  public:
     // Stock: the default mempool ops (ring_mp_mc) behind DPDK's lcore caches,
     // with coloured placement unless color is false.
     // color: objects cache-coloured within their pages (mempool_color.hpp).
@@ -42,7 +42,7 @@ public:
     const std::string& name() const { return name_; }
     PoolAudit audit() const;
 
-private:
+  private:
     Pool(rte_mempool* mp, std::string name) : mp_(mp), name_(std::move(name)) {}
     rte_mempool* mp_;
     std::string name_;

@@ -14,7 +14,7 @@
 
 namespace pmdfwd {
 
-constexpr uint16_t kProbeMagic = 0x7064;      // "pd"
+constexpr uint16_t kProbeMagic = 0x7064;  // "pd"
 constexpr uint16_t kProbePayloadLen = 2 + 8 + 8;
 constexpr uint16_t kFcsLen = 4;
 // The smallest Ethernet frame (FCS included) holds header and probe exactly.
@@ -28,7 +28,7 @@ struct ProbeFields {
 };
 
 class ProbeFrames {
-public:
+  public:
     // frame_size counts the FCS, as frame sizes in rate tables do: 64 puts
     // 60 bytes in an mbuf.
     ProbeFrames(const UdpEndpoints& base, uint32_t flows, uint16_t frame_size);
@@ -39,7 +39,7 @@ public:
     // probe is left as it is: the IPv4 length covers it).
     void write(uint8_t* frame, uint32_t flow, uint64_t seq, uint64_t tsc) const;
 
-private:
+  private:
     std::vector<std::array<uint8_t, kUdpFrameHeaderLen>> headers_;
     uint16_t data_len_ = 0;
 };

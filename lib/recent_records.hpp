@@ -13,7 +13,7 @@
 namespace pmdfwd {
 
 class RecentRecords {
-public:
+  public:
     static constexpr size_t kSlots = 64;
     static constexpr size_t kTextMax = 496;
 
@@ -44,13 +44,14 @@ public:
             r.seq = seq;
             r.timestamp_us = s.timestamp_us;
             std::atomic_thread_fence(std::memory_order_acquire);
-            if (s.stamp.load(std::memory_order_relaxed) != seq * 2 + 2) continue;  // rewritten meanwhile
+            if (s.stamp.load(std::memory_order_relaxed) != seq * 2 + 2)
+                continue;  // rewritten meanwhile
             r.text = std::string_view(copy_text.text, len);
             fn(r);
         }
     }
 
-private:
+  private:
     struct Slot {
         std::atomic<uint64_t> stamp{0};
         uint64_t timestamp_us = 0;

@@ -16,7 +16,9 @@ struct Record {
     std::vector<std::pair<std::string, RecordValue>> fields;
 
     void add(std::string name, uint64_t v) { fields.emplace_back(std::move(name), v); }
-    void add(std::string name, std::string v) { fields.emplace_back(std::move(name), std::move(v)); }
+    void add(std::string name, std::string v) {
+        fields.emplace_back(std::move(name), std::move(v));
+    }
     void add(std::string name, const char* v) { add(std::move(name), std::string(v)); }
 
     // "name=value name=value", for log lines.

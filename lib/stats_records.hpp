@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "port.hpp"
 #include "pool.hpp"
+#include "port.hpp"
 #include "record.hpp"
 #include "recycle_counts.hpp"
 #include "tsc_histogram.hpp"

@@ -39,8 +39,8 @@ std::optional<std::vector<unsigned>> cgroup_cpus() {
     std::string line;
     while (std::getline(in, line)) {
         if (line.rfind("0::", 0) == 0) {
-            if (auto cpus = read_cpu_list("/sys/fs/cgroup" + line.substr(3) +
-                                          "/cpuset.cpus.effective"))
+            if (auto cpus =
+                    read_cpu_list("/sys/fs/cgroup" + line.substr(3) + "/cpuset.cpus.effective"))
                 return cpus;
         }
         const size_t mark = line.find(":cpuset:");
@@ -65,8 +65,8 @@ std::vector<unsigned> available_cpus() {
     if (const auto allowed = cgroup_cpus())
         cpus->erase(std::remove_if(cpus->begin(), cpus->end(),
                                    [&](unsigned c) {
-                                       return !std::binary_search(allowed->begin(),
-                                                                  allowed->end(), c);
+                                       return !std::binary_search(allowed->begin(), allowed->end(),
+                                                                  c);
                                    }),
                     cpus->end());
     return *cpus;
@@ -75,8 +75,7 @@ std::vector<unsigned> available_cpus() {
 uint64_t free_hugepage_bytes() {
     uint64_t total = 0;
     std::error_code ec;
-    for (const auto& e :
-         std::filesystem::directory_iterator("/sys/kernel/mm/hugepages", ec)) {
+    for (const auto& e : std::filesystem::directory_iterator("/sys/kernel/mm/hugepages", ec)) {
         // hugepages-2048kB
         const std::string name = e.path().filename().string();
         const uint64_t kb = std::strtoull(name.c_str() + name.find('-') + 1, nullptr, 10);
@@ -103,8 +102,9 @@ std::optional<ConfigError> check_lcores(const Config& cfg, const SystemFacts& fa
                     format_cpu_list(facts.cpus) +
                     "); use only those, or put several lcores on one CPU with lcore@cpu, e.g. "
                     "\"0@0,1@0,2@1\"" +
-                    (in_file ? "" : " (eal.lcores is not set, so its default \"" +
-                                        cfg.eal.lcores + "\" applies)")};
+                    (in_file ? ""
+                             : " (eal.lcores is not set, so its default \"" + cfg.eal.lcores +
+                                   "\" applies)")};
         }
     }
     return std::nullopt;
@@ -113,7 +113,7 @@ std::optional<ConfigError> check_lcores(const Config& cfg, const SystemFacts& fa
 std::optional<ConfigError> check_memory(const Config& cfg, const SystemFacts& facts) {
     const EalConfig& eal = cfg.eal;
     const uint64_t want = uint64_t(eal.memory_mb) * kMiB;
-    const SourceLoc loc = eal.memory_mb_loc.line  ? eal.memory_mb_loc
+    const SourceLoc loc = eal.memory_mb_loc.line   ? eal.memory_mb_loc
                           : eal.hugepages_loc.line ? eal.hugepages_loc
                                                    : SourceLoc{1, 1};
     const auto error = [&](std::string message) {

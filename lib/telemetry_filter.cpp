@@ -57,8 +57,8 @@ const Served* find_served(std::string_view cmd) {
 }
 
 bool is_command_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '/';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '/';
 }
 
 bool is_command_name(std::string_view s) {
@@ -90,14 +90,20 @@ bool is_index_below(std::string_view s, size_t limit) {
 
 bool params_fit(Params kind, bool has_params, std::string_view p, const TelemetryLimits& lim) {
     switch (kind) {
-        case Params::none: return !has_params;
-        case Params::port_id: return is_index_below(p, lim.max_ports);
-        case Params::heap_id: return is_index_below(p, lim.max_heaps);
-        case Params::memzone_idx: return is_index_below(p, lim.max_memzones);
+        case Params::none:
+            return !has_params;
+        case Params::port_id:
+            return is_index_below(p, lim.max_ports);
+        case Params::heap_id:
+            return is_index_below(p, lim.max_heaps);
+        case Params::memzone_idx:
+            return is_index_below(p, lim.max_memzones);
         case Params::mempool_name:
             return !p.empty() && p.size() < lim.mempool_name_bytes && is_printable_token(p);
-        case Params::command: return is_command_name(p);
-        case Params::handler: return !has_params || (!p.empty() && is_printable_token(p));
+        case Params::command:
+            return is_command_name(p);
+        case Params::handler:
+            return !has_params || (!p.empty() && is_printable_token(p));
     }
     return false;
 }

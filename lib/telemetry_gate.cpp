@@ -54,8 +54,9 @@ Result<sockaddr_un> unix_address(const std::string& path) {
 // The gate's one connection to DPDK's listener, which serves it on a thread
 // of DPDK's. Reconnects after a failure.
 class DpdkLink {
-public:
-    DpdkLink(std::string path, uint32_t timeout_ms) : path_(std::move(path)), timeout_ms_(timeout_ms) {}
+  public:
+    DpdkLink(std::string path, uint32_t timeout_ms)
+        : path_(std::move(path)), timeout_ms_(timeout_ms) {}
     ~DpdkLink() { close_fd(); }
 
     // Connects and returns DPDK's greeting.
@@ -66,8 +67,10 @@ public:
         fd_ = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
         if (fd_ < 0) return make_error("telemetry: socket: " + errno_text(), -errno);
         if (!set_timeouts(fd_, timeout_ms_) ||
-            ::connect(fd_, reinterpret_cast<const sockaddr*>(&sun.value()), sizeof(sun.value())) != 0) {
-            auto e = make_error("telemetry: cannot connect to " + path_ + ": " + errno_text(), -errno);
+            ::connect(fd_, reinterpret_cast<const sockaddr*>(&sun.value()), sizeof(sun.value())) !=
+                0) {
+            auto e =
+                make_error("telemetry: cannot connect to " + path_ + ": " + errno_text(), -errno);
             close_fd();
             return e;
         }
@@ -91,7 +94,7 @@ public:
         return reply;
     }
 
-private:
+  private:
     Result<std::string> receive() {
         std::string buf(kReplyCapacity, '\0');
         const ssize_t n = ::recv(fd_, buf.data(), buf.size(), 0);
@@ -148,9 +151,9 @@ Result<std::unique_ptr<TelemetryGate>> TelemetryGate::open(TelemetryGateOptions 
     auto sun = unix_address(g->public_path_);
     if (!sun) return sun.error();
     if (::rename(g->public_path_.c_str(), g->inner_path_.c_str()) != 0)
-        return make_error("telemetry: cannot move DPDK's socket " + g->public_path_ + " aside: " +
-                              errno_text(),
-                          -errno);
+        return make_error(
+            "telemetry: cannot move DPDK's socket " + g->public_path_ + " aside: " + errno_text(),
+            -errno);
     ::unlink((g->opt_.runtime_dir + "/" + kLegacyName).c_str());
 
     DpdkLink probe(g->inner_path_, g->opt_.inner_timeout_ms);
@@ -175,8 +178,8 @@ Result<std::unique_ptr<TelemetryGate>> TelemetryGate::open(TelemetryGateOptions 
         ::bind(g->listen_fd_, reinterpret_cast<const sockaddr*>(&sun.value()), sizeof(sun.value()));
     ::umask(old_mask);
     if (bound != 0 || ::listen(g->listen_fd_, SOMAXCONN) != 0)
-        return undo(make_error("telemetry: cannot listen on " + g->public_path_ + ": " + errno_text(),
-                               -errno));
+        return undo(make_error(
+            "telemetry: cannot listen on " + g->public_path_ + ": " + errno_text(), -errno));
     g->thread_ = std::thread([gate = g.get()] { gate->run(); });
     return g;
 }
@@ -239,7 +242,8 @@ void TelemetryGate::run() {
         auto reply = dpdk.exchange(std::string(text));
         if (!reply) {
             counters_.dpdk_failures.fetch_add(1, std::memory_order_relaxed);
-            spdlog::warn("{} (request '{}')", reply.error().message, text.substr(0, text.find(',')));
+            spdlog::warn("{} (request '{}')", reply.error().message,
+                         text.substr(0, text.find(',')));
             send_to(i, telemetry_null_reply(text.substr(0, text.find(','))));
             return;
         }
@@ -264,7 +268,8 @@ void TelemetryGate::run() {
                 drop(k, nullptr);
                 continue;
             }
-            const ssize_t n = ::recv(clients[k].fd, request.data(), request.size(), MSG_DONTWAIT | MSG_TRUNC);
+            const ssize_t n =
+                ::recv(clients[k].fd, request.data(), request.size(), MSG_DONTWAIT | MSG_TRUNC);
             if (n <= 0) {
                 if (n == 0 || (errno != EAGAIN && errno != EINTR)) drop(k, nullptr);
                 continue;
@@ -275,7 +280,8 @@ void TelemetryGate::run() {
             // A bounded batch, so that a flood of connects cannot turn the
             // whole client set over before any of it is answered.
             for (size_t k = 0; k < kAcceptBatch; ++k) {
-                const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+                const int fd =
+                    ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
                 if (fd < 0) break;
                 admit(fd);
             }

@@ -34,18 +34,18 @@ struct TelemetryGateOptions {
 
 // Read by /pmdfwd/info; written by the gate's thread only.
 struct TelemetryGateCounters {
-    std::atomic<uint64_t> clients{0};       // connected now
+    std::atomic<uint64_t> clients{0};  // connected now
     std::atomic<uint64_t> accepted{0};
-    std::atomic<uint64_t> evicted{0};       // closed to admit a newer client
-    std::atomic<uint64_t> idle_closed{0};   // closed after idle_timeout_ms
-    std::atomic<uint64_t> slow_closed{0};   // closed for not reading a reply
-    std::atomic<uint64_t> refused{0};       // requests answered null unseen by DPDK
+    std::atomic<uint64_t> evicted{0};      // closed to admit a newer client
+    std::atomic<uint64_t> idle_closed{0};  // closed after idle_timeout_ms
+    std::atomic<uint64_t> slow_closed{0};  // closed for not reading a reply
+    std::atomic<uint64_t> refused{0};      // requests answered null unseen by DPDK
     std::atomic<uint64_t> forwarded{0};
-    std::atomic<uint64_t> dpdk_failures{0}; // DPDK's listener did not answer in time
+    std::atomic<uint64_t> dpdk_failures{0};  // DPDK's listener did not answer in time
 };
 
 class TelemetryGate {
-public:
+  public:
     // Moves DPDK's socket aside, binds the public path and starts serving.
     static Result<std::unique_ptr<TelemetryGate>> open(TelemetryGateOptions options);
     // Stops serving and puts DPDK's socket back under the public name (DPDK
@@ -56,7 +56,7 @@ public:
 
     const TelemetryGateCounters& counters() const { return counters_; }
 
-private:
+  private:
     explicit TelemetryGate(TelemetryGateOptions options) : opt_(std::move(options)) {}
     void run();
 

@@ -52,9 +52,7 @@ std::string trim(std::string_view s) {
     return std::string(s.substr(b, e - b));
 }
 
-bool is_space(uint8_t c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+bool is_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 bool is_bare_key_char(uint8_t c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -104,7 +102,7 @@ constexpr const char* kNoTableName = "expected a table name after '['";
 // starts inside a value that spans lines. It follows the TOML grammar on valid
 // text; on invalid text it only has to stay no more permissive than toml++.
 class Scanner {
-public:
+  public:
     explicit Scanner(std::string_view text) : text_(text) {}
 
     // Feeds text[i]; call for every i in order. Returns why the byte must not
@@ -173,7 +171,7 @@ public:
         return false;
     }
 
-private:
+  private:
     enum class Lex : uint8_t { bare, comment, basic, ml_basic, literal, ml_literal };
     enum class Nest : uint8_t { header, array, inline_table };
     // Where bare structure is: reading a key, expecting a value, inside a

@@ -9,7 +9,7 @@
 namespace pmdfwd {
 
 class TokenBucket {
-public:
+  public:
     // rate 0: unlimited.
     TokenBucket(uint32_t rate_per_s, uint32_t burst)
         : rate_(rate_per_s), cap_nano_(uint64_t(burst) * kNano), tokens_nano_(cap_nano_) {}
@@ -20,9 +20,8 @@ public:
         if (now_ns > last_ns_) {
             // Tokens in billionths, so no interval is too short to count; the
             // interval is capped first, so the product cannot overflow.
-            const uint64_t span = now_ns - last_ns_ < cap_nano_ / rate_ + 1
-                                      ? now_ns - last_ns_
-                                      : cap_nano_ / rate_ + 1;
+            const uint64_t span = now_ns - last_ns_ < cap_nano_ / rate_ + 1 ? now_ns - last_ns_
+                                                                            : cap_nano_ / rate_ + 1;
             tokens_nano_ = std::min(cap_nano_, tokens_nano_ + span * rate_);
             last_ns_ = now_ns;
         }
@@ -31,7 +30,7 @@ public:
         return true;
     }
 
-private:
+  private:
     static constexpr uint64_t kNano = 1000000000;
     uint64_t rate_;
     uint64_t cap_nano_;

@@ -14,7 +14,8 @@ constexpr uint16_t kMaxGenBurst = 512;
 }  // namespace
 
 TrafficGen::TrafficGen(const GenConfig& cfg)
-    : cfg_(cfg), frames_(cfg.endpoints, std::max<uint32_t>(cfg.flows, 1), cfg.frame_size),
+    : cfg_(cfg),
+      frames_(cfg.endpoints, std::max<uint32_t>(cfg.flows, 1), cfg.frame_size),
       hz_(rte_get_tsc_hz()) {
     cfg_.burst = std::clamp<uint16_t>(cfg_.burst, 1, kMaxGenBurst);
 }
@@ -31,8 +32,7 @@ void TrafficGen::poll(bool send_now) {
 void TrafficGen::send(uint64_t now) {
     uint64_t n = cfg_.burst;
     if (cfg_.rate_pps != 0) {
-        const auto due =
-            uint64_t((unsigned __int128)(now - start_tsc_) * cfg_.rate_pps / hz_);
+        const auto due = uint64_t((unsigned __int128)(now - start_tsc_) * cfg_.rate_pps / hz_);
         if (due <= counters_.sent) return;
         n = std::min<uint64_t>(n, due - counters_.sent);
     }

@@ -28,14 +28,14 @@ struct GenConfig {
 };
 
 struct GenCounters {
-    uint64_t sent = 0;       // left on the TX queue, numbered 0..sent-1
-    uint64_t tx_full = 0;    // built but refused by a full TX queue (not numbered)
-    uint64_t alloc_fail = 0; // bursts skipped: the pool was empty
-    uint64_t rx_other = 0;   // received frames that are not probes
+    uint64_t sent = 0;        // left on the TX queue, numbered 0..sent-1
+    uint64_t tx_full = 0;     // built but refused by a full TX queue (not numbered)
+    uint64_t alloc_fail = 0;  // bursts skipped: the pool was empty
+    uint64_t rx_other = 0;    // received frames that are not probes
 };
 
 class TrafficGen {
-public:
+  public:
     explicit TrafficGen(const GenConfig& cfg);
 
     // Pacing counts from here (a TSC value).
@@ -51,7 +51,7 @@ public:
     const TscHistogram& latency() const { return latency_; }
     double jitter_cycles() const { return jitter_; }  // RFC 3550 estimate
 
-private:
+  private:
     void send(uint64_t now);
 
     GenConfig cfg_;

@@ -19,7 +19,8 @@ uint64_t tsc_bucket_high(size_t i) {
 
 TscSnapshot TscHistogram::read() const {
     TscSnapshot s;
-    for (size_t i = 0; i < kTscBuckets; ++i) s.buckets[i] = buckets_[i].load(std::memory_order_relaxed);
+    for (size_t i = 0; i < kTscBuckets; ++i)
+        s.buckets[i] = buckets_[i].load(std::memory_order_relaxed);
     s.count = count_.load(std::memory_order_relaxed);
     s.sum = sum_.load(std::memory_order_relaxed);
     s.min = min_.load(std::memory_order_relaxed);

@@ -13,7 +13,7 @@
 
 namespace pmdfwd {
 
-constexpr unsigned kTscSubBuckets = 4;  // per power of two
+constexpr unsigned kTscSubBuckets = 4;               // per power of two
 constexpr size_t kTscBuckets = 48 * kTscSubBuckets;  // up to 2^49 cycles: hours
 
 // Bucket i < 4 holds the value i; above, bucket 4(b-1)+s holds
@@ -43,19 +43,21 @@ struct TscSnapshot {
 };
 
 class TscHistogram {
-public:
+  public:
     // `weight` values of `cycles` each: a burst's residence time is every
     // packet's in it.
     void record(uint64_t cycles, uint64_t weight = 1) {
         bump(buckets_[tsc_bucket(cycles)], weight);
         bump(count_, weight);
         bump(sum_, cycles * weight);
-        if (cycles < min_.load(std::memory_order_relaxed)) min_.store(cycles, std::memory_order_relaxed);
-        if (cycles > max_.load(std::memory_order_relaxed)) max_.store(cycles, std::memory_order_relaxed);
+        if (cycles < min_.load(std::memory_order_relaxed))
+            min_.store(cycles, std::memory_order_relaxed);
+        if (cycles > max_.load(std::memory_order_relaxed))
+            max_.store(cycles, std::memory_order_relaxed);
     }
     TscSnapshot read() const;
 
-private:
+  private:
     static void bump(std::atomic<uint64_t>& c, uint64_t n) {
         c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
     }

@@ -56,17 +56,19 @@ std::string Ipv4Addr::to_string() const {
            std::to_string(host_order >> 8 & 255) + "." + std::to_string(host_order & 255);
 }
 
-uint16_t ipv4_header_checksum(const uint8_t* header, size_t len) { return fold(sum16(header, len)); }
+uint16_t ipv4_header_checksum(const uint8_t* header, size_t len) {
+    return fold(sum16(header, len));
+}
 
 UdpFrameTemplate::UdpFrameTemplate(const UdpEndpoints& ep) {
     uint8_t* b = bytes_.data();
     std::memcpy(b, ep.dst_mac.bytes.data(), 6);
     std::memcpy(b + 6, ep.src_mac.bytes.data(), 6);
     put16(b + 12, 0x0800);
-    b[kIp] = 0x45;           // IPv4, 20-byte header
-    b[kIp + 6] = 0x40;       // don't fragment
-    b[kIp + 8] = 64;         // TTL
-    b[kIp + 9] = 17;         // UDP
+    b[kIp] = 0x45;      // IPv4, 20-byte header
+    b[kIp + 6] = 0x40;  // don't fragment
+    b[kIp + 8] = 64;    // TTL
+    b[kIp + 9] = 17;    // UDP
     put32(b + kIp + 12, ep.src_ip.host_order);
     put32(b + kIp + 16, ep.dst_ip.host_order);
     put16(b + kUdp, ep.src_port);

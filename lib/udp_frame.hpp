@@ -30,7 +30,7 @@ struct UdpEndpoints {
 constexpr uint16_t kUdpFrameHeaderLen = 14 + 20 + 8;
 
 class UdpFrameTemplate {
-public:
+  public:
     explicit UdpFrameTemplate(const UdpEndpoints& ep);
 
     const std::array<uint8_t, kUdpFrameHeaderLen>& bytes() const { return bytes_; }
@@ -39,7 +39,7 @@ public:
     // the IPv4 total length, id and checksum and the UDP length.
     void finish(uint8_t* frame, uint16_t payload_len, uint16_t ip_id) const;
 
-private:
+  private:
     std::array<uint8_t, kUdpFrameHeaderLen> bytes_{};
     uint32_t partial_sum_ = 0;  // one's-complement sum of the header with length and id 0
 };

@@ -47,8 +47,8 @@ struct HandoffIn {
 struct alignas(64) WorkerContext {
     // Read-only after launch; read on every poll.
     const std::atomic<bool>* stop = nullptr;  // written once by the main lcore
-    rte_ring* handoff_out = nullptr;  // set: tx_queue belongs to another worker; hand off
-    TxTarget tx;  // its own TX queue (unused when it hands off)
+    rte_ring* handoff_out = nullptr;          // set: tx_queue belongs to another worker; hand off
+    TxTarget tx;                              // its own TX queue (unused when it hands off)
     uint16_t rx_port = 0;
     uint16_t rx_queue = 0;
     uint16_t burst = 32;

@@ -1,10 +1,10 @@
 // Where a worker's context lives (see worker.hpp). Main lcore only.
-#include "worker.hpp"
-
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include <new>
+
+#include "worker.hpp"
 
 namespace pmdfwd {
 
@@ -16,8 +16,8 @@ void WorkerContextFree::operator()(WorkerContext* w) const {
 
 WorkerContextPtr make_worker_context(unsigned lcore) {
     const int socket = int(rte_lcore_to_socket_id(lcore));
-    void* mem = rte_zmalloc_socket("pmdfwd_worker", sizeof(WorkerContext), alignof(WorkerContext),
-                                   socket);
+    void* mem =
+        rte_zmalloc_socket("pmdfwd_worker", sizeof(WorkerContext), alignof(WorkerContext), socket);
     // Another socket's memory is slower, not wrong: better than not starting.
     if (!mem) mem = rte_zmalloc("pmdfwd_worker", sizeof(WorkerContext), alignof(WorkerContext));
     if (!mem) return nullptr;

@@ -80,9 +80,10 @@ bool idle_start(WorkerContext& w, IdleState& s) {
             ++joined;
             return;
         }
-        spdlog::error("worker {}: cannot wait on rx interrupts of port {} rxq {} ({}); it backs "
-                      "off as poll = \"adaptive\" instead",
-                      w.id, w.rx_port, q, rc);
+        spdlog::error(
+            "worker {}: cannot wait on rx interrupts of port {} rxq {} ({}); it backs "
+            "off as poll = \"adaptive\" instead",
+            w.id, w.rx_port, q, rc);
         ok = false;
     });
     if (!ok) {  // leave the thread's epoll set as it was: the first `joined` queues
@@ -111,9 +112,10 @@ uint64_t idle_back_off(WorkerContext& w, IdleState& s, WorkerSnapshot& pending, 
         // queue's interrupt once it fires.
         if (!s.rearmed) {
             if (!set_interrupts(w, true)) {
-                spdlog::error("worker {}: rx_intr_enable failed on port {}; it backs off as "
-                              "poll = \"adaptive\" from now on",
-                              w.id, w.rx_port);
+                spdlog::error(
+                    "worker {}: rx_intr_enable failed on port {}; it backs off as "
+                    "poll = \"adaptive\" from now on",
+                    w.id, w.rx_port);
                 s.enabled = true;  // some queues may be: idle_stop disables them
                 idle_stop(w, s);
                 return rte_rdtsc();

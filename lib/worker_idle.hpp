@@ -12,12 +12,12 @@
 namespace pmdfwd {
 
 struct IdleState {
-    uint64_t empty_run = 0;  // empty polls in a row
-    uint32_t sleep_us = 0;   // adaptive: the last sleep
-    bool enabled = false;    // interrupt: its queues' rx interrupts are enabled
-    bool rearmed = false;    // interrupt: enabled again and polled once since; wait next
-    bool recheck = false;    // interrupt: woken by an event that brought no packet (yet)
-    bool interrupts = false; // interrupt: this thread's epoll set holds the queues
+    uint64_t empty_run = 0;   // empty polls in a row
+    uint32_t sleep_us = 0;    // adaptive: the last sleep
+    bool enabled = false;     // interrupt: its queues' rx interrupts are enabled
+    bool rearmed = false;     // interrupt: enabled again and polled once since; wait next
+    bool recheck = false;     // interrupt: woken by an event that brought no packet (yet)
+    bool interrupts = false;  // interrupt: this thread's epoll set holds the queues
 };
 
 // On the worker's thread, before the loop: joins its rx queues to the

@@ -15,19 +15,21 @@ namespace pmdfwd {
 // A counter with one writer: a relaxed load and store (a plain add on x86), no
 // locked instruction; readers on other threads see whole values.
 class Counter {
-public:
-    void add(uint64_t n) { v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed); }
+  public:
+    void add(uint64_t n) {
+        v_.store(v_.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+    }
     uint64_t get() const { return v_.load(std::memory_order_relaxed); }
 
-private:
+  private:
     std::atomic<uint64_t> v_{0};
 };
 
 struct WorkerSnapshot {
     uint64_t rx_pkts = 0, rx_bytes = 0, tx_pkts = 0, tx_bytes = 0;
     uint64_t polls = 0, empty_polls = 0, busy_tsc = 0, idle_tsc = 0;
-    uint64_t sleep_tsc = 0;  // asleep (adaptive) or waiting on rx interrupts
-    uint64_t wakeups = 0;    // sleeps and interrupt waits that ended
+    uint64_t sleep_tsc = 0;    // asleep (adaptive) or waiting on rx interrupts
+    uint64_t wakeups = 0;      // sleeps and interrupt waits that ended
     uint64_t handoff_out = 0;  // bursts' packets handed to the owner of a TX queue
     uint64_t handoff_in = 0;   // packets taken from handoff rings to transmit
     std::array<uint64_t, kDropReasonCount> drops{};
@@ -69,13 +71,15 @@ void for_each_counter(A& a, B& b, Fn&& fn) {
 }
 
 class alignas(64) WorkerStats {
-public:
+  public:
     // Writer side: bracket each burst's updates so readers see all or none.
     void begin_update() {
         seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
         std::atomic_thread_fence(std::memory_order_release);
     }
-    void end_update() { seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
+    void end_update() {
+        seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    }
 
     Counter rx_pkts, rx_bytes, tx_pkts, tx_bytes;
     Counter polls, empty_polls, busy_tsc, idle_tsc, sleep_tsc, wakeups;
@@ -101,7 +105,7 @@ public:
     // Reader side, any thread.
     WorkerSnapshot read() const;
 
-private:
+  private:
     std::atomic<uint64_t> seq_{0};
 };
 

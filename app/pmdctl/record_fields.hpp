@@ -13,7 +13,7 @@ std::string format(const char* fmt, double v);  // snprintf of one double
 bool has(const Json& rec, const std::string& key);
 // A counter field; missing, negative or non-numeric reads as 0.
 uint64_t u64(const Json& rec, const std::string& key);
-std::string text(const Json& rec, const std::string& key);  // the value as text, or "-"
+std::string text(const Json& rec, const std::string& key);        // the value as text, or "-"
 std::string count_cell(const Json& rec, const std::string& key);  // human_count, or "-"
 
 }  // namespace pmdctl

@@ -20,9 +20,7 @@ std::string format(const char* fmt, double v) {
     return buf;
 }
 
-bool has(const Json& rec, const std::string& key) {
-    return rec.is_object() && rec.contains(key);
-}
+bool has(const Json& rec, const std::string& key) { return rec.is_object() && rec.contains(key); }
 
 // A counter field; missing, negative or non-numeric reads as 0.
 uint64_t u64(const Json& rec, const std::string& key) {
@@ -57,12 +55,8 @@ std::string bytes_cell(const Json& rec, const std::string& key) {
     return has(rec, key) ? human_bytes(u64(rec, key)) : "-";
 }
 
-bool is_drop_reason(const std::string& key) {
-    return key.starts_with("drop_");
-}
-bool is_burst_bucket(const std::string& key) {
-    return key.starts_with("burst_");
-}
+bool is_drop_reason(const std::string& key) { return key.starts_with("drop_"); }
+bool is_burst_bucket(const std::string& key) { return key.starts_with("burst_"); }
 
 // "burst_2_3" -> "2-3", "burst_512_up" -> "512+".
 std::string burst_header(const std::string& key) {
@@ -107,9 +101,7 @@ std::string link_cell(const Json& p) {
     return link;
 }
 
-std::string worker_label(const Json& w) {
-    return "worker " + text(w, "worker");
-}
+std::string worker_label(const Json& w) { return "worker " + text(w, "worker"); }
 
 // Union of keys over records, in first-seen order.
 std::vector<std::string> all_keys(const std::vector<Json>& records) {
@@ -200,9 +192,7 @@ std::string recycle_table(const std::vector<Json>& records, const RecycleView& v
     return out;
 }
 
-double round_for_json(double v) {
-    return std::round(v * kJsonRateScale) / kJsonRateScale;
-}
+double round_for_json(double v) { return std::round(v * kJsonRateScale) / kJsonRateScale; }
 
 }  // namespace
 
@@ -233,9 +223,7 @@ std::string human_count(uint64_t n) {
     }
 }
 
-std::string human_bytes(uint64_t n) {
-    return human_count(n) + "B";
-}
+std::string human_bytes(uint64_t n) { return human_count(n) + "B"; }
 
 std::string percent(uint64_t part, uint64_t whole) {
     if (!whole) return "-";

@@ -29,14 +29,14 @@ std::optional<uint64_t> bucket_edge(const std::string& key) {
 
 }  // namespace
 
-const std::vector<std::string> kTimeSplitKeys = {"poll",          "busy_permille", "idle_permille",
-                                                 "sleep_permille", "wakeups",      "cpu_permille",
+const std::vector<std::string> kTimeSplitKeys = {"poll",           "busy_permille", "idle_permille",
+                                                 "sleep_permille", "wakeups",       "cpu_permille",
                                                  "cpu_ns"};
 
 std::string render_time_split(const std::vector<Json>& workers) {
     Table t;
-    t.columns = {{"worker"}, {"poll", Align::kLeft}, {"busy%"}, {"spin%"}, {"sleep%"},
-                 {"wakeups"}, {"cpu%"}};
+    t.columns = {{"worker"}, {"poll", Align::kLeft}, {"busy%"}, {"spin%"}, {"sleep%"}, {"wakeups"},
+                 {"cpu%"}};
     for (const auto& w : workers)
         t.rows.push_back({text(w, "worker"), text(w, "poll"), permille_cell(w, "busy_permille"),
                           permille_cell(w, "idle_permille"), permille_cell(w, "sleep_permille"),
@@ -49,8 +49,16 @@ std::string render_time_split(const std::vector<Json>& workers) {
 std::string render_latency(const std::vector<Json>& records, bool histogram) {
     if (records.empty()) return "no workers\n";
     Table t;
-    t.columns = {{"worker"}, {"rx", Align::kLeft}, {"poll", Align::kLeft}, {"pkts"}, {"min"},
-                 {"avg"},    {"p50"},              {"p90"},                {"p99"},  {"p99.9"},
+    t.columns = {{"worker"},
+                 {"rx", Align::kLeft},
+                 {"poll", Align::kLeft},
+                 {"pkts"},
+                 {"min"},
+                 {"avg"},
+                 {"p50"},
+                 {"p90"},
+                 {"p99"},
+                 {"p99.9"},
                  {"max"}};
     bool off = false;
     for (const auto& r : records) {

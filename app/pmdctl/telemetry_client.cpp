@@ -28,23 +28,21 @@ std::optional<std::string> env_value(const char* name) {
     return std::string(v);
 }
 
-std::string errno_text(int err) {
-    return std::strerror(err);
-}
+std::string errno_text(int err) { return std::strerror(err); }
 
 Error connect_error(int err, const std::string& path, std::string_view prefix) {
     const std::string who = "pmdfwd is not running with file prefix '" + std::string(prefix) + "'";
     if (err == ENOENT) {
         // Root's runtime directory is root's alone: a socket there that this
         // user cannot even look at is a permission problem, not an absence.
-        struct stat st{};
+        struct stat st {};
         const auto root_path = root_socket_path(runtime_env_from_process(), prefix);
         if (root_path && *root_path != path &&
             (::stat(root_path->c_str(), &st) == 0 || errno == EACCES))
-            return pmdfwd::make_error("cannot connect to " + *root_path + ": " +
-                                          errno_text(EACCES) +
-                                          " (pmdfwd's runtime directory is root's: run pmdctl as root)",
-                                      -EACCES);
+            return pmdfwd::make_error(
+                "cannot connect to " + *root_path + ": " + errno_text(EACCES) +
+                    " (pmdfwd's runtime directory is root's: run pmdctl as root)",
+                -EACCES);
         return pmdfwd::make_error(who + " (no socket " + path + ")", -err);
     }
     if (err == ECONNREFUSED)

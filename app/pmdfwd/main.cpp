@@ -3,10 +3,10 @@
 // SIGHUP reopens the log file; SIGPIPE is ignored; a fatal signal prints a
 // crash report. Exit codes: 0 ok, 1 start-up failure, 2 bad config, 3 mbufs
 // missing at exit, 128 + signal when a fatal (or second stop) signal ends it.
+#include <fcntl.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <spdlog/spdlog.h>
-#include <fcntl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,9 +19,9 @@
 
 #include "../../lib/appliance.hpp"
 #include "../../lib/config_loader.hpp"
-#include "../../lib/netlog_sink.hpp"
 #include "../../lib/eal_args.hpp"
 #include "../../lib/logging.hpp"
+#include "../../lib/netlog_sink.hpp"
 #include "../../lib/plan.hpp"
 #include "../../lib/system_check.hpp"
 #include "../../lib/version.hpp"
@@ -44,7 +44,7 @@ extern "C" void on_stop_signal(int sig) { g_signal.store(sig); }
 extern "C" void on_hangup(int) { g_reopen_log.store(true); }
 
 // The signals pmdfwd handles itself (the fatal ones are the crash report's).
-constexpr int kOwnSignals[] = {SIGINT,  SIGTERM, SIGHUP, SIGPIPE, SIGSEGV,
+constexpr int kOwnSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV,
                                SIGBUS, SIGFPE,  SIGILL, SIGABRT};
 struct sigaction g_installed[std::size(kOwnSignals)];
 
@@ -90,9 +90,10 @@ void check_signal_handlers() {
         if (now.sa_handler == g_installed[i].sa_handler) continue;
         if (sig == g_signal.load() && now.sa_handler == SIG_DFL) continue;  // SA_RESETHAND
         const char* abbrev = sigabbrev_np(sig);
-        spdlog::warn("the handler of SIG{} was replaced during start-up: pmdfwd's own "
-                     "handling of that signal is lost",
-                     abbrev ? abbrev : "?");
+        spdlog::warn(
+            "the handler of SIG{} was replaced during start-up: pmdfwd's own "
+            "handling of that signal is lost",
+            abbrev ? abbrev : "?");
     }
 }
 
@@ -221,16 +222,18 @@ int main(int argc, char** argv) {
     for (auto& a : args) argv_eal.push_back(a.data());
     argv_eal.push_back(nullptr);
     if (const pid_t owner = prefix_owner(cfg.eal.file_prefix)) {
-        spdlog::critical("file prefix '{}' is in use by another DPDK process (pid {}); give this "
-                         "pmdfwd its own [eal] file_prefix",
-                         cfg.eal.file_prefix, owner);
+        spdlog::critical(
+            "file prefix '{}' is in use by another DPDK process (pid {}); give this "
+            "pmdfwd its own [eal] file_prefix",
+            cfg.eal.file_prefix, owner);
         return kExitStartFailed;
     }
     if (rte_eal_init(int(args.size()), argv_eal.data()) < 0) {
         // Some EAL failures leave rte_errno at 0 ("Success"): EAL's own
         // messages above say what went wrong then.
-        spdlog::critical("EAL initialisation failed: {} (check the [eal] section and ports' devargs)",
-                         rte_errno ? rte_strerror(rte_errno) : "see EAL's messages above");
+        spdlog::critical(
+            "EAL initialisation failed: {} (check the [eal] section and ports' devargs)",
+            rte_errno ? rte_strerror(rte_errno) : "see EAL's messages above");
         return kExitStartFailed;
     }
 

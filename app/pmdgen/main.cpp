@@ -56,9 +56,16 @@ struct Options {
 };
 
 std::vector<std::string> eal_args(const Options& o) {
-    std::vector<std::string> a = {"pmdgen", "-l", std::to_string(o.lcore), "--file-prefix",
-                                  o.file_prefix, "-m", std::to_string(o.memory_mb),
-                                  "--log-level", "*:warning", "--no-telemetry"};
+    std::vector<std::string> a = {"pmdgen",
+                                  "-l",
+                                  std::to_string(o.lcore),
+                                  "--file-prefix",
+                                  o.file_prefix,
+                                  "-m",
+                                  std::to_string(o.memory_mb),
+                                  "--log-level",
+                                  "*:warning",
+                                  "--no-telemetry"};
     if (!o.hugepages) a.push_back("--no-huge");
     bool pci = false;
     for (const auto* d : {&o.tx_devargs, &o.rx_devargs}) {
@@ -91,8 +98,8 @@ std::unique_ptr<pmdfwd::Port> open_port(const std::string& name, const std::stri
     setup.plan.tx_queues = 1;
     setup.rx_pools = {pool};
     setup.make_spare_pool = [&, name](uint32_t mbufs) -> pmdfwd::Result<rte_mempool*> {
-        auto spare = pmdfwd::Pool::create("pmdgen_" + name + "_spare", mbufs, 0, 2176,
-                                          SOCKET_ID_ANY);
+        auto spare =
+            pmdfwd::Pool::create("pmdgen_" + name + "_spare", mbufs, 0, 2176, SOCKET_ID_ANY);
         if (!spare) return spare.error();
         pools.push_back(std::move(spare.value()));
         return pools.back()->mempool();
@@ -175,8 +182,8 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
         std::vector<std::unique_ptr<pmdfwd::Pool>> pools;
         // Room for the largest frame asked for (and at least a standard one,
         // for whatever else arrives).
-        const auto data_room = uint16_t(RTE_PKTMBUF_HEADROOM +
-                                        std::max<unsigned>(2048, o.size - pmdfwd::kFcsLen));
+        const auto data_room =
+            uint16_t(RTE_PKTMBUF_HEADROOM + std::max<unsigned>(2048, o.size - pmdfwd::kFcsLen));
         auto pool = pmdfwd::Pool::create("pmdgen_pool", 16384, 256, data_room, SOCKET_ID_ANY);
         if (!pool) die(pool.error().message);
         rte_mempool* mp = pool.value()->mempool();
@@ -186,7 +193,8 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
         const bool loopback = o.rx_devargs.empty() || o.rx_devargs == o.tx_devargs;
         if (!loopback) rx_own = open_port("rx", o.rx_devargs, mp, pools);
         pmdfwd::Port& rx = loopback ? *tx : *rx_own;
-        wait_for_links(loopback ? std::vector{tx.get()} : std::vector{tx.get(), &rx}, o.link_wait_s);
+        wait_for_links(loopback ? std::vector{tx.get()} : std::vector{tx.get(), &rx},
+                       o.link_wait_s);
 
         pmdfwd::GenConfig gc;
         gc.tx_port = tx->id();
@@ -227,8 +235,8 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
             if (now < next_report) continue;
             const pmdfwd::TscSnapshot lat = gen->latency().read();
             print(make_report(*gen, lat.minus(last_lat), last_sent, last_received,
-                              double(now - start) / double(hz), double(now - last_report) / double(hz),
-                              false),
+                              double(now - start) / double(hz),
+                              double(now - last_report) / double(hz), false),
                   o.json);
             last_lat = lat;
             last_sent = gen->counters().sent;
@@ -244,10 +252,9 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
         while (!g_stop.load(std::memory_order_relaxed) && rte_rdtsc() - quiet_since < drain &&
                gen->sequence().unique() < gen->counters().sent)
             if (gen->receive()) quiet_since = rte_rdtsc();
-        pmdgen::Report total =
-            make_report(*gen, gen->latency().read().minus(warm_lat), warm_sent, warm_received,
-                        double(sent_end - start) / double(hz),
-                        double(sent_end - measured_from) / double(hz), true);
+        pmdgen::Report total = make_report(*gen, gen->latency().read().minus(warm_lat), warm_sent,
+                                           warm_received, double(sent_end - start) / double(hz),
+                                           double(sent_end - measured_from) / double(hz), true);
         print(total, o.json);
         gen.reset();
         tx.reset();
@@ -268,8 +275,9 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
 int main(int argc, char** argv) {
     CLI::App cli{"pmdgen: DPDK traffic generator and latency probe"};
     Options o;
-    cli.add_option("--tx", o.tx_devargs, "Device to send on (DPDK devargs, e.g. "
-                                         "net_memif0,role=client,socket=/run/a.sock)")
+    cli.add_option("--tx", o.tx_devargs,
+                   "Device to send on (DPDK devargs, e.g. "
+                   "net_memif0,role=client,socket=/run/a.sock)")
         ->required();
     cli.add_option("--rx", o.rx_devargs, "Device to receive on (default: the --tx device)");
     cli.add_option("-r,--rate", o.rate, "Packets per second; 0: as fast as the device takes them")

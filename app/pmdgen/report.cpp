@@ -33,12 +33,11 @@ std::string report_line(const Report& r) {
     char head[64];
     std::snprintf(head, sizeof(head), "%s%7.1fs", r.final ? "total " : "", r.t_s);
     std::string line = std::string(head) + "  tx " + rate(r.sent_in_span, r.span_s) + "  rx " +
-                       rate(r.received_in_span, r.span_s) +
-                       "  sent " + std::to_string(r.counters.sent) + "  received " +
+                       rate(r.received_in_span, r.span_s) + "  sent " +
+                       std::to_string(r.counters.sent) + "  received " +
                        std::to_string(r.received) + (r.final ? "  lost " : "  missing ") +
-                       std::to_string(missing(r)) + "  reordered " +
-                       std::to_string(r.reordered) + "  duplicates " +
-                       std::to_string(r.duplicates);
+                       std::to_string(missing(r)) + "  reordered " + std::to_string(r.reordered) +
+                       "  duplicates " + std::to_string(r.duplicates);
     if (r.latency.count)
         line += "  latency us min/avg/p50/p99/max " + us(r.latency.min_ns) + "/" +
                 us(r.latency.avg_ns) + "/" + us(r.latency.p50_ns) + "/" + us(r.latency.p99_ns) +
@@ -53,9 +52,14 @@ std::string report_line(const Report& r) {
 
 nlohmann::json report_json(const Report& r) {
     const auto& l = r.latency;
-    nlohmann::json lat = {{"count", l.count},     {"min_ns", l.min_ns}, {"avg_ns", l.avg_ns},
-                          {"p50_ns", l.p50_ns},   {"p90_ns", l.p90_ns}, {"p99_ns", l.p99_ns},
-                          {"p999_ns", l.p999_ns}, {"max_ns", l.max_ns},
+    nlohmann::json lat = {{"count", l.count},
+                          {"min_ns", l.min_ns},
+                          {"avg_ns", l.avg_ns},
+                          {"p50_ns", l.p50_ns},
+                          {"p90_ns", l.p90_ns},
+                          {"p99_ns", l.p99_ns},
+                          {"p999_ns", l.p999_ns},
+                          {"max_ns", l.max_ns},
                           {"delay_variation_ns", l.count ? l.max_ns - l.min_ns : 0.0}};
     return {{"type", r.final ? "summary" : "interval"},
             {"t_s", r.t_s},

@@ -5,15 +5,15 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../../lib/tsc_histogram.hpp"
 #include "../../lib/traffic_gen.hpp"
+#include "../../lib/tsc_histogram.hpp"
 
 namespace pmdgen {
 
 struct Report {
-    bool final = false;  // the summary after the drain, else one interval
-    double t_s = 0;      // since the first send
-    double span_s = 0;   // the time the rates are over
+    bool final = false;            // the summary after the drain, else one interval
+    double t_s = 0;                // since the first send
+    double span_s = 0;             // the time the rates are over
     pmdfwd::GenCounters counters;  // since start
     uint64_t received = 0, unique = 0, reordered = 0, duplicates = 0, late = 0;
     uint64_t sent_in_span = 0, received_in_span = 0;

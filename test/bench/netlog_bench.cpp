@@ -14,12 +14,12 @@
 //   record what the caller waits for: escape, lock, head, then the send.
 // Prints each mode's log2 histogram of sends, exact p50/p99 from the raw
 // samples, and the ratios; exit 0 when the targets are met, 1 when not.
+#include <pthread.h>
 #include <rte_bus_vdev.h>
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
-#include <pthread.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,10 +39,10 @@ namespace {
 struct Options {
     unsigned records = 2000;
     unsigned rounds = 5;
-    unsigned gap_us = 20;  // between sends: a log line is not a packet
-    int refill_cpu = -1;    // -1: the sender refills between its sends
+    unsigned gap_us = 20;       // between sends: a log line is not a packet
+    int refill_cpu = -1;        // -1: the sender refills between its sends
     unsigned refill_us = 1000;  // how often; 0: before every record (sender only)
-    unsigned dirty_kb = 0;  // written between records: the sender's caches after other work
+    unsigned dirty_kb = 0;      // written between records: the sender's caches after other work
 };
 
 struct Mode {
@@ -50,7 +50,7 @@ struct Mode {
     NetlogSendPath path;
     std::vector<uint64_t> samples_ns;  // each datagram's send, as the channel timed it
     std::vector<uint64_t> record_ns;   // each record, as its caller waited for it
-    uint64_t not_sent = 0;  // dropped (the refill held the channel): not timed
+    uint64_t not_sent = 0;             // dropped (the refill held the channel): not timed
     LatencyHistogram hist;
 };
 
@@ -161,8 +161,7 @@ void report(const Mode& m) {
     for (const auto& line : s.render(40)) std::printf("  %s\n", line.c_str());
     std::printf("  send:   p50 %llu ns  p99 %llu ns  max %llu ns (exact, from every sample)\n",
                 (unsigned long long)percentile(m.samples_ns, 0.50),
-                (unsigned long long)percentile(m.samples_ns, 0.99),
-                (unsigned long long)s.max_ns);
+                (unsigned long long)percentile(m.samples_ns, 0.99), (unsigned long long)s.max_ns);
     std::printf("  record: p50 %llu ns  p99 %llu ns\n",
                 (unsigned long long)percentile(m.record_ns, 0.50),
                 (unsigned long long)percentile(m.record_ns, 0.99));
@@ -180,12 +179,18 @@ int main(int argc, char** argv) {
     std::vector<char*> eal_args = {argv[0]};
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if (a == "--records" && i + 1 < argc) o.records = unsigned(std::atoi(argv[++i]));
-        else if (a == "--rounds" && i + 1 < argc) o.rounds = unsigned(std::atoi(argv[++i]));
-        else if (a == "--gap-us" && i + 1 < argc) o.gap_us = unsigned(std::atoi(argv[++i]));
-        else if (a == "--refill-cpu" && i + 1 < argc) o.refill_cpu = std::atoi(argv[++i]);
-        else if (a == "--refill-us" && i + 1 < argc) o.refill_us = unsigned(std::atoi(argv[++i]));
-        else if (a == "--dirty-kb" && i + 1 < argc) o.dirty_kb = unsigned(std::atoi(argv[++i]));
+        if (a == "--records" && i + 1 < argc)
+            o.records = unsigned(std::atoi(argv[++i]));
+        else if (a == "--rounds" && i + 1 < argc)
+            o.rounds = unsigned(std::atoi(argv[++i]));
+        else if (a == "--gap-us" && i + 1 < argc)
+            o.gap_us = unsigned(std::atoi(argv[++i]));
+        else if (a == "--refill-cpu" && i + 1 < argc)
+            o.refill_cpu = std::atoi(argv[++i]);
+        else if (a == "--refill-us" && i + 1 < argc)
+            o.refill_us = unsigned(std::atoi(argv[++i]));
+        else if (a == "--dirty-kb" && i + 1 < argc)
+            o.dirty_kb = unsigned(std::atoi(argv[++i]));
         else if (a == "--") {
             for (++i; i < argc; ++i) eal_args.push_back(argv[i]);
         } else {
@@ -196,16 +201,17 @@ int main(int argc, char** argv) {
         }
     }
     if (o.refill_cpu >= 0 && o.refill_us == 0) {
-        std::fprintf(stderr, "netlog_bench: --refill-us 0 (before every record) needs the "
-                             "sender to refill: no --refill-cpu\n");
+        std::fprintf(stderr,
+                     "netlog_bench: --refill-us 0 (before every record) needs the "
+                     "sender to refill: no --refill-cpu\n");
         return 2;
     }
     if (rte_eal_init(int(eal_args.size()), eal_args.data()) < 0) return 2;
     uint16_t port = 0;
     rte_mempool* rx_pool = rte_pktmbuf_pool_create("nb_rx", 1024, 0, 0, 2048, SOCKET_ID_ANY);
     // The channel's reserve, as the appliance makes it: no lcore cache.
-    rte_mempool* reserve = rte_pktmbuf_pool_create("nb_reserve", 512, 0, 0, 128 + 1088,
-                                                   SOCKET_ID_ANY);
+    rte_mempool* reserve =
+        rte_pktmbuf_pool_create("nb_reserve", 512, 0, 0, 128 + 1088, SOCKET_ID_ANY);
     if (!rx_pool || !reserve || rte_eth_dev_get_port_by_name("net_null0", &port) != 0 ||
         setup_port(port, rx_pool) != 0) {
         std::fprintf(stderr, "netlog_bench: needs --vdev net_null0 and memory\n");
@@ -228,12 +234,14 @@ int main(int argc, char** argv) {
     const uint64_t p50_pool = percentile(modes[0].samples_ns, 0.5);
     const double ratio = p50_ratio(modes[1].samples_ns, modes[0].samples_ns);
     const bool met = p50_pool <= 1000 && ratio >= 1.3;
-    std::printf("record: alloc-first / pool-first at p50 %.2fx (no target: escape and head are "
-                "the same work on both paths)\n",
-                p50_ratio(modes[1].record_ns, modes[0].record_ns));
-    std::printf("result: pool-first send p50 %llu ns (target <= 1000), alloc-first / pool-first "
-                "at p50 %.2fx (target >= 1.3): %s\n",
-                (unsigned long long)p50_pool, ratio, met ? "PASS" : "MISS");
+    std::printf(
+        "record: alloc-first / pool-first at p50 %.2fx (no target: escape and head are "
+        "the same work on both paths)\n",
+        p50_ratio(modes[1].record_ns, modes[0].record_ns));
+    std::printf(
+        "result: pool-first send p50 %llu ns (target <= 1000), alloc-first / pool-first "
+        "at p50 %.2fx (target >= 1.3): %s\n",
+        (unsigned long long)p50_pool, ratio, met ? "PASS" : "MISS");
     rte_eth_dev_stop(port);
     rte_eth_dev_close(port);
     rte_eal_cleanup();

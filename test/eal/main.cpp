@@ -10,9 +10,9 @@
 
 int main(int argc, char** argv) {
     const std::string prefix = "pmdfwd_ealtest_" + std::to_string(getpid());
-    std::vector<std::string> args = {"eal_tests", "--no-huge", "-m", "256", "--no-pci",
-                                     "--lcores", "(0-2)@(0-1)", "--file-prefix", prefix,
-                                     "--log-level", "lib.eal:error", "--no-telemetry"};
+    std::vector<std::string> args = {
+        "eal_tests",   "--no-huge",     "-m",   "256",         "--no-pci",      "--lcores",
+        "(0-2)@(0-1)", "--file-prefix", prefix, "--log-level", "lib.eal:error", "--no-telemetry"};
     std::vector<char*> eal_argv;
     for (auto& a : args) eal_argv.push_back(a.data());
     if (rte_eal_init(int(eal_argv.size()), eal_argv.data()) < 0) return 2;

@@ -21,9 +21,9 @@
 namespace pmdfwd::test {
 
 struct RingPort {
-    std::string name;  // ethdev name, also the config devargs
-    rte_ring* rx = nullptr;  // test enqueues, pmdfwd receives
-    rte_ring* tx = nullptr;  // pmdfwd sends, test dequeues
+    std::string name;         // ethdev name, also the config devargs
+    rte_ring* rx = nullptr;   // test enqueues, pmdfwd receives
+    rte_ring* tx = nullptr;   // pmdfwd sends, test dequeues
     rte_ring* tx2 = nullptr;  // a second TX queue, when asked for
     uint16_t port_id = 0;
 
@@ -32,10 +32,11 @@ struct RingPort {
         RingPort p;
         p.name = "net_ring_" + name;
         p.rx = rte_ring_create((name + "_rx").c_str(), 4096, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        p.tx = rte_ring_create((name + "_tx").c_str(), tx_ring_size, 0,
-                               RING_F_SP_ENQ | RING_F_SC_DEQ);
+        p.tx =
+            rte_ring_create((name + "_tx").c_str(), tx_ring_size, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
         if (tx_queues > 1)
-            p.tx2 = rte_ring_create((name + "_tx2").c_str(), 4096, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
+            p.tx2 =
+                rte_ring_create((name + "_tx2").c_str(), 4096, 0, RING_F_SP_ENQ | RING_F_SC_DEQ);
         rte_ring* txs[2] = {p.tx, p.tx2};
         // The ring PMD prefixes the ethdev name with "net_ring_".
         const int id = rte_eth_from_rings(name.c_str(), &p.rx, 1, txs, tx_queues > 1 ? 2 : 1, 0);
@@ -81,9 +82,9 @@ inline std::vector<uint8_t> bytes_of(const rte_mbuf* m) {
 
 // Dequeues up to `want` mbufs from ring within `timeout`, copying their bytes
 // and freeing them.
-inline std::vector<std::vector<uint8_t>> collect(rte_ring* ring, size_t want,
-                                                 std::chrono::milliseconds timeout =
-                                                     std::chrono::milliseconds(30000)) {
+inline std::vector<std::vector<uint8_t>> collect(
+    rte_ring* ring, size_t want,
+    std::chrono::milliseconds timeout = std::chrono::milliseconds(30000)) {
     std::vector<std::vector<uint8_t>> out;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     while (out.size() < want && std::chrono::steady_clock::now() < deadline) {

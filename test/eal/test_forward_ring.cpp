@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-
 #include <catch2/catch.hpp>
 
 #include "ring_ports.hpp"
@@ -149,7 +148,9 @@ TEST_CASE("runts and oversize frames are dropped by name, the rest forwarded in 
     const Case cases[] = {
         {"l2: runts inside", ForwardMode::l2, {64, 10, 64, 13, 14}},
         {"l2: runts first and last", ForwardMode::l2, {13, 64, 64, 100, 1}},
-        {"l2: oversize and runts mixed", ForwardMode::l2, {kMaxFrame + 1, 64, 10, kMaxFrame, 2000, 14}},
+        {"l2: oversize and runts mixed",
+         ForwardMode::l2,
+         {kMaxFrame + 1, 64, 10, kMaxFrame, 2000, 14}},
         {"l2: one oversize frame", ForwardMode::l2, {kMaxFrame + 1}},
         {"l2: a burst of 33, every third oversize", ForwardMode::l2, mixed_33},
         {"patch: oversize inside", ForwardMode::patch, {64, kMaxFrame + 1, kMaxFrame, 2000, 60}},
@@ -183,7 +184,8 @@ TEST_CASE("runts and oversize frames are dropped by name, the rest forwarded in 
                 const auto& want = sent[kept[k]];
                 REQUIRE(got[k].size() == want.size());
                 const size_t from = c.mode == ForwardMode::l2 ? 12 : 0;
-                CHECK(std::equal(got[k].begin() + long(from), got[k].end(), want.begin() + long(from)));
+                CHECK(std::equal(got[k].begin() + long(from), got[k].end(),
+                                 want.begin() + long(from)));
             }
             REQUIRE(wait_rx(*rig.app, 0, sent.size()));
             const auto s = rig.app->worker_snapshot(0);
@@ -259,8 +261,7 @@ TEST_CASE("the shutdown audit reports mbufs that never came back", "[accounting]
     // The pools are gone now; the held pointers are not touched again.
 }
 
-TEST_CASE("clearing stats restarts counters from zero without touching the worker",
-          "[stats]") {
+TEST_CASE("clearing stats restarts counters from zero without touching the worker", "[stats]") {
     Rig rig(ForwardMode::patch);
     rig.inject_a(frames(20));
     REQUIRE(collect(rig.b.tx, 20).size() == 20);

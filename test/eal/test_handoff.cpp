@@ -81,15 +81,15 @@ std::string field(const Record& r, const std::string& key) {
     for (const auto& [k, v] : r.fields)
         if (k == key)
             return std::holds_alternative<std::string>(v) ? std::get<std::string>(v)
-                                                           : std::to_string(std::get<uint64_t>(v));
+                                                          : std::to_string(std::get<uint64_t>(v));
     return "(absent)";
 }
 
 }  // namespace
 
 TEST_CASE("every pool model and tx setting forwards and leaves its pools full", "[handoff]") {
-    for (const PoolModel model : {PoolModel::recycle, PoolModel::shared,
-                                  PoolModel::per_worker_stock}) {
+    for (const PoolModel model :
+         {PoolModel::recycle, PoolModel::shared, PoolModel::per_worker_stock}) {
         for (const TxMode tx : {TxMode::per_worker, TxMode::owner, TxMode::auto_select}) {
             DYNAMIC_SECTION("model " << name(model) << ", tx " << to_string(tx)) {
                 HandoffRig rig(2);
@@ -206,8 +206,7 @@ TEST_CASE("a full handoff ring drops and counts handoff_full, never blocks", "[h
     rte_mempool_free(mp);
 }
 
-TEST_CASE("handoff on net_null ports: the owner transmits what the poller receives",
-          "[handoff]") {
+TEST_CASE("handoff on net_null ports: the owner transmits what the poller receives", "[handoff]") {
     // vdev names start with their driver's name.
     const std::string tag = "net_null_ho" + std::to_string(++g_rig) + "_";
     REQUIRE(rte_vdev_init((tag + "0").c_str(), "size=64") == 0);

@@ -11,10 +11,10 @@
 #include <catch2/catch.hpp>
 #include <thread>
 
+#include "appliance.hpp"
 #include "netlog_channel.hpp"
 #include "netlog_sink.hpp"
 #include "pool.hpp"
-#include "appliance.hpp"
 #include "ring_ports.hpp"
 
 using namespace pmdfwd;
@@ -51,8 +51,8 @@ struct ChannelRig {
         rx_pool = rte_pktmbuf_pool_create((tag + "_rx").c_str(), 1024, 0, 0, 2048, SOCKET_ID_ANY);
         owns_reserve = external == nullptr;
         reserve = external ? external
-                           : rte_pktmbuf_pool_create((tag + "_res").c_str(), 256, 0, 0,
-                                                     128 + 1088, SOCKET_ID_ANY);
+                           : rte_pktmbuf_pool_create((tag + "_res").c_str(), 256, 0, 0, 128 + 1088,
+                                                     SOCKET_ID_ANY);
         REQUIRE(rx_pool);
         REQUIRE(reserve);
         rte_eth_conf conf{};
@@ -149,9 +149,10 @@ TEST_CASE("netlog channel: records leave as netconsole UDP datagrams", "[netlog]
     CHECK(rig.ch->latency().sum_ns > 0);
 }
 
-TEST_CASE("netlog in the appliance: with a data pool exhausted by traffic held in flight, "
-          "the exhaustion warning and other records still go out",
-          "[netlog]") {
+TEST_CASE(
+    "netlog in the appliance: with a data pool exhausted by traffic held in flight, "
+    "the exhaustion warning and other records still go out",
+    "[netlog]") {
     const std::string tag = "nla" + std::to_string(++g_nl);
     RingPort a = RingPort::create(tag + "a", 4096, 2);  // queue 1: the log channel's
     RingPort b = RingPort::create(tag + "b", 16384);    // holds what is forwarded
@@ -216,8 +217,7 @@ TEST_CASE("netlog in the appliance: with a data pool exhausted by traffic held i
     b.destroy();
 }
 
-TEST_CASE("netlog channel: records still go out when every data pool is exhausted",
-          "[netlog]") {
+TEST_CASE("netlog channel: records still go out when every data pool is exhausted", "[netlog]") {
     ChannelRig rig;
     rig.open();
     // A data pool with every buffer held in flight.
@@ -304,8 +304,7 @@ int send_many(void* arg) {
 
 }  // namespace
 
-TEST_CASE("netlog channel: concurrent senders never wait; every record is counted",
-          "[netlog]") {
+TEST_CASE("netlog channel: concurrent senders never wait; every record is counted", "[netlog]") {
     ChannelRig rig;
     rig.cfg.prefill = 64;
     rig.open();
@@ -331,8 +330,7 @@ TEST_CASE("netlog channel: concurrent senders never wait; every record is counte
           rig.stat("dropped"));
 }
 
-TEST_CASE("netlog channel: pool-first refills in the background, alloc-first inline",
-          "[netlog]") {
+TEST_CASE("netlog channel: pool-first refills in the background, alloc-first inline", "[netlog]") {
     SECTION("pool-first") {
         ChannelRig rig;
         rig.open();
@@ -408,9 +406,10 @@ ThroughReserve send_through(rte_mempool* reserve, std::string_view text) {
 
 }  // namespace
 
-TEST_CASE("netlog channel: the prefetch finds the frames of the appliance's coloured reserve "
-          "and after a private area, and leaves external buffers alone",
-          "[netlog]") {
+TEST_CASE(
+    "netlog channel: the prefetch finds the frames of the appliance's coloured reserve "
+    "and after a private area, and leaves external buffers alone",
+    "[netlog]") {
     SECTION("the appliance's coloured reserve") {
         auto pool = Pool::create("nl_colour_res", 256, 0, 128 + 1088, SOCKET_ID_ANY);
         REQUIRE(pool);
@@ -420,8 +419,8 @@ TEST_CASE("netlog channel: the prefetch finds the frames of the appliance's colo
         CHECK(r.got[0].payload() == "6,1,99,-;coloured\n");
     }
     SECTION("64 bytes of private area between the mbuf and its buffer") {
-        rte_mempool* priv = rte_pktmbuf_pool_create("nl_priv_res", 256, 0, 64, 128 + 1088,
-                                                    SOCKET_ID_ANY);
+        rte_mempool* priv =
+            rte_pktmbuf_pool_create("nl_priv_res", 256, 0, 64, 128 + 1088, SOCKET_ID_ANY);
         REQUIRE(priv);
         const auto r = send_through(priv, "private");
         rte_mempool_free(priv);

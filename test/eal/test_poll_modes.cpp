@@ -153,8 +153,8 @@ TEST_CASE("adaptive: sleeps on an idle queue, spins again under traffic", "[poll
     const uint64_t tsc_busy = rte_rdtsc();
     const std::optional<uint64_t> delay_busy = run_delay_tsc();
     stalls.note(tsc_busy - prev_before);  // after the last frame the queue stays empty
-    INFO("sender stalls: " << stalls.count << ", "
-                           << stalls.tsc * 1000000 / rte_get_tsc_hz() << " us in all");
+    INFO("sender stalls: " << stalls.count << ", " << stalls.tsc * 1000000 / rte_get_tsc_hz()
+                           << " us in all");
     // In a stall of L the sleeps double from 1 us to max_sleep_us: at most
     // 9 + L / max_sleep_us of them; the rest is slack for snapshots that lag.
     CHECK(busy.wakeups - wakeups_early <= 50 + 10 * stalls.count + stalls.tsc / max_sleep_tsc);

@@ -37,7 +37,7 @@ TEST_CASE("a double free shows as more objects than the pool size", "[pool]") {
     rte_mbuf* m = rte_pktmbuf_alloc(mp);
     REQUIRE(m != nullptr);
     rte_pktmbuf_free(m);
-    rte_mempool_put(mp, m);  // the second free of the same buffer
+    rte_mempool_put(mp, m);                      // the second free of the same buffer
     CHECK(rte_mempool_avail_count(mp) == 1024);  // the stock count clamps and hides it
     CHECK(pool.value()->audit().missing() == -1);
     void* again = nullptr;

@@ -65,16 +65,16 @@ TEST_CASE("colour count: the cache lines of slack a page leaves", "[pool][color]
     CHECK(color_count(4096, 2368) == 28);  // 1728 bytes of slack: offsets 0 ... 27 lines
     CHECK(color_count(4096, 1024) == 1);   // four fill the page exactly
     CHECK(color_count(4096, 4096) == 1);
-    CHECK(color_count(4096, 9000) == 1);   // larger than a page: no page limit applies
-    CHECK(color_count(0, 2368) == 1);      // objects may cross pages: nothing to colour
+    CHECK(color_count(4096, 9000) == 1);  // larger than a page: no page limit applies
+    CHECK(color_count(0, 2368) == 1);     // objects may cross pages: nothing to colour
     CHECK(color_count(2u << 20, 2368) == 24);
 }
 
 TEST_CASE("stock and recycle pools: coloured objects never cross a page", "[pool][color]") {
     for (const bool recycle : {false, true}) {
         INFO((recycle ? "recycle" : "stock"));
-        auto pool = recycle ? Pool::create_recycle("color_rc", 1024, 32, 2176,
-                                                   SOCKET_ID_ANY, rte_lcore_id(), true)
+        auto pool = recycle ? Pool::create_recycle("color_rc", 1024, 32, 2176, SOCKET_ID_ANY,
+                                                   rte_lcore_id(), true)
                             : Pool::create("color_stock", 1024, 32, 2176, SOCKET_ID_ANY, true);
         REQUIRE(pool.ok());
         rte_mempool* mp = pool.value()->mempool();

@@ -28,8 +28,8 @@ int g_pool = 0;
 
 rte_mempool* make_pool(uint32_t dpdk_cache, uint32_t size = kPoolSize) {
     const std::string name = "rc" + std::to_string(++g_pool);
-    auto mp = create_recycle_pktmbuf_pool(name.c_str(), size, dpdk_cache, 256, SOCKET_ID_ANY,
-                                          kOwner);
+    auto mp =
+        create_recycle_pktmbuf_pool(name.c_str(), size, dpdk_cache, 256, SOCKET_ID_ANY, kOwner);
     if (!mp) FAIL(mp.error().message);
     return mp.value();
 }
@@ -44,7 +44,8 @@ struct TakeAll {
 int take_all_on_owner(void* arg) {
     auto& t = *static_cast<TakeAll*>(arg);
     void* burst[32];
-    while (rte_mempool_get_bulk(t.mp, burst, 32) == 0) t.objs.insert(t.objs.end(), burst, burst + 32);
+    while (rte_mempool_get_bulk(t.mp, burst, 32) == 0)
+        t.objs.insert(t.objs.end(), burst, burst + 32);
     while (rte_mempool_get_bulk(t.mp, burst, 1) == 0) t.objs.push_back(burst[0]);
     t.extra_rc = rte_mempool_get_bulk(t.mp, burst, 1);
     return 0;
@@ -65,7 +66,8 @@ void run_on(unsigned lcore, lcore_function_t* fn, void* arg) {
 std::set<void*> pool_objects(rte_mempool* mp) {
     std::set<void*> all;
     rte_mempool_obj_iter(
-        mp, [](rte_mempool*, void* set, void* obj, unsigned) {
+        mp,
+        [](rte_mempool*, void* set, void* obj, unsigned) {
             static_cast<std::set<void*>*>(set)->insert(obj);
         },
         &all);
@@ -132,9 +134,8 @@ int storm_owner(void* arg) {
         s.allocated += 32;
         take_tags(s, burst, 32);
         rte_ring* dest = i % 4 == 3 ? nullptr : (i % 16 == 1 ? s.to_thread : s.handoff);
-        unsigned passed = dest ? rte_ring_enqueue_burst(dest, reinterpret_cast<void**>(burst),
-                                                        32, nullptr)
-                               : 0;
+        unsigned passed =
+            dest ? rte_ring_enqueue_burst(dest, reinterpret_cast<void**>(burst), 32, nullptr) : 0;
         if (passed < 32) {
             drop_tags(burst + passed, 32 - passed);
             rte_pktmbuf_free_bulk(burst + passed, 32 - passed);
@@ -177,10 +178,10 @@ void run_storm(rte_mempool* mp, uint64_t bursts) {
     s.mp = mp;
     s.bursts = bursts;
     const std::string tag = std::to_string(g_pool);
-    s.handoff = rte_ring_create(("rch" + tag).c_str(), 1024, SOCKET_ID_ANY,
-                                RING_F_SP_ENQ | RING_F_SC_DEQ);
-    s.to_thread = rte_ring_create(("rct" + tag).c_str(), 256, SOCKET_ID_ANY,
-                                  RING_F_SP_ENQ | RING_F_SC_DEQ);
+    s.handoff =
+        rte_ring_create(("rch" + tag).c_str(), 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+    s.to_thread =
+        rte_ring_create(("rct" + tag).c_str(), 256, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
     REQUIRE(s.handoff);
     REQUIRE(s.to_thread);
     std::thread non_eal([&] {
@@ -224,8 +225,7 @@ void run_storm(rte_mempool* mp, uint64_t bursts) {
 
 }  // namespace
 
-TEST_CASE("recycle pool: cross-core alloc/free storm loses and duplicates nothing",
-          "[recycle]") {
+TEST_CASE("recycle pool: cross-core alloc/free storm loses and duplicates nothing", "[recycle]") {
     for (const uint32_t dpdk_cache : {0u, 64u}) {
         DYNAMIC_SECTION("DPDK cache " << dpdk_cache) {
             rte_mempool* mp = make_pool(dpdk_cache);
@@ -257,8 +257,7 @@ TEST_CASE("recycle pool: the main lcore allocates before workers start", "[recyc
     rte_mempool_free(mp);
 }
 
-TEST_CASE("recycle pool: a double free shows as more objects than the pool holds",
-          "[recycle]") {
+TEST_CASE("recycle pool: a double free shows as more objects than the pool holds", "[recycle]") {
     rte_mempool* mp = make_pool(0, 512);
     rte_mbuf* m = rte_pktmbuf_alloc(mp);
     REQUIRE(m != nullptr);
@@ -318,9 +317,10 @@ int owner_retires(void* arg) {
 
 }  // namespace
 
-TEST_CASE("recycle pool: a full defer ring falls back to the shared ring; the owner takes the "
-          "aged half first",
-          "[recycle]") {
+TEST_CASE(
+    "recycle pool: a full defer ring falls back to the shared ring; the owner takes the "
+    "aged half first",
+    "[recycle]") {
     // 4096 buffers: more than a defer ring (2048) holds, so 3000 frees on
     // lcore 2 overflow it while the owner is not running.
     rte_mempool* mp = make_pool(0, 4096);
@@ -369,22 +369,28 @@ TEST_CASE("recycle pool: behind a DPDK cache, a cache-fill shortfall is not an e
     // ask for 256 + 500 (fails), then for 500 (succeeds). No failure counted.
     rte_mempool* mp = make_pool(256, 600);
     FreeOn o{mp, std::vector<rte_mbuf*>(500), 0};
-    run_on(kOwner, [](void* arg) {
-        auto& f = *static_cast<FreeOn*>(arg);
-        f.got = rte_pktmbuf_alloc_bulk(f.mp, f.bufs.data(), 500) == 0 ? 500 : 0;
-        return 0;
-    }, &o);
+    run_on(
+        kOwner,
+        [](void* arg) {
+            auto& f = *static_cast<FreeOn*>(arg);
+            f.got = rte_pktmbuf_alloc_bulk(f.mp, f.bufs.data(), 500) == 0 ? 500 : 0;
+            return 0;
+        },
+        &o);
     CHECK(o.got == 500);
     CHECK(recycle_counts(mp).alloc_empty == 0);
-    run_on(kOwner, [](void* arg) {
-        auto& f = *static_cast<FreeOn*>(arg);
-        rte_pktmbuf_free_bulk(f.bufs.data(), 500);
-        rte_mbuf* more[200];
-        // 600 - 500 + 500 freed: 200 fit; then a real shortfall is counted.
-        f.got = rte_pktmbuf_alloc_bulk(f.mp, more, 200) == 0 ? 200 : 0;
-        rte_pktmbuf_free_bulk(more, f.got);
-        return 0;
-    }, &o);
+    run_on(
+        kOwner,
+        [](void* arg) {
+            auto& f = *static_cast<FreeOn*>(arg);
+            rte_pktmbuf_free_bulk(f.bufs.data(), 500);
+            rte_mbuf* more[200];
+            // 600 - 500 + 500 freed: 200 fit; then a real shortfall is counted.
+            f.got = rte_pktmbuf_alloc_bulk(f.mp, more, 200) == 0 ? 200 : 0;
+            rte_pktmbuf_free_bulk(more, f.got);
+            return 0;
+        },
+        &o);
     CHECK(o.got == 200);
     run_on(kOwner, owner_retires, mp);
     check_whole(mp);

@@ -1,8 +1,16 @@
 // Config loading: defaults, every key of every section, every example in
 // config/, and every bad config in test/config/bad/ with its exact location
 // (file:line:column and key) as listed in test/config/bad/expected.txt.
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -10,20 +18,11 @@
 #include <string>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <cstring>
-
-#include "temp_dir.hpp"
 #include "config_loader.hpp"
 #include "eal_args.hpp"
 #include "plan.hpp"
 #include "system_check.hpp"
+#include "temp_dir.hpp"
 #include "text_guard.hpp"
 
 using namespace pmdfwd;
@@ -66,10 +65,7 @@ ConfigError first_error(const ConfigResult& r) {
     return {};
 }
 
-
-ConfigError error_of(const std::string& text) {
-    return first_error(parse_config(text, "t.toml"));
-}
+ConfigError error_of(const std::string& text) { return first_error(parse_config(text, "t.toml")); }
 
 // "line:column key" of an error, so one CHECK shows both on failure.
 std::string where(const ConfigError& e) {
@@ -614,19 +610,48 @@ TEST_CASE("config: control characters are refused in every string and key", "[co
         CHECK_THAT(e.message, Catch::StartsWith("control character " + c.byte));
     }
     // Printable text, UTF-8 included, is fine.
-    CHECK(parse_ok("[[port]]\nname = \"p0\"\ndevargs = \"net_pcap0,rx_pcap=/tmp/caf\xC3\xA9.pcap\"\n")
-              .ports[0]
-              .devargs == "net_pcap0,rx_pcap=/tmp/caf\xC3\xA9.pcap");
+    CHECK(
+        parse_ok("[[port]]\nname = \"p0\"\ndevargs = \"net_pcap0,rx_pcap=/tmp/caf\xC3\xA9.pcap\"\n")
+            .ports[0]
+            .devargs == "net_pcap0,rx_pcap=/tmp/caf\xC3\xA9.pcap");
 }
 
 TEST_CASE("config: extra_args may not set what pmdfwd sets itself", "[config]") {
-    for (const char* arg :
-         {"--lcores", "--lcores=0-1", "--lcore=0", "--main-lcore", "--file-prefix",
-          "--file-prefix=x", "--file-pre=x", "--socket-mem=512", "--no-huge", "--no-hug",
-          "--huge-unlink", "--in-memory", "--no-shconf", "--telemetry", "--no-telemetry",
-          "--proc-type=secondary", "--vdev=net_null9", "--allow", "--block=01:00.0", "--no-pci",
-          "--help", "--version", "-l", "-l0-1", "-c", "-c3", "-m", "-m512", "-a", "-a01:00.0",
-          "-b", "-h", "-v", "-vh", "-vn4"}) {
+    for (const char* arg : {"--lcores",
+                            "--lcores=0-1",
+                            "--lcore=0",
+                            "--main-lcore",
+                            "--file-prefix",
+                            "--file-prefix=x",
+                            "--file-pre=x",
+                            "--socket-mem=512",
+                            "--no-huge",
+                            "--no-hug",
+                            "--huge-unlink",
+                            "--in-memory",
+                            "--no-shconf",
+                            "--telemetry",
+                            "--no-telemetry",
+                            "--proc-type=secondary",
+                            "--vdev=net_null9",
+                            "--allow",
+                            "--block=01:00.0",
+                            "--no-pci",
+                            "--help",
+                            "--version",
+                            "-l",
+                            "-l0-1",
+                            "-c",
+                            "-c3",
+                            "-m",
+                            "-m512",
+                            "-a",
+                            "-a01:00.0",
+                            "-b",
+                            "-h",
+                            "-v",
+                            "-vh",
+                            "-vn4"}) {
         INFO(arg);
         const auto e = error_of("[eal]\nextra_args = [\"-n\", \"4\", \"" + std::string(arg) +
                                 "\"]\n" + kMinimal);
@@ -652,13 +677,15 @@ TEST_CASE("config: file_prefix stays a single name under the runtime directory",
     for (const char* prefix : {"a/b", "..", "../x", "/abs", "a b", "a\\u0001",
                                "a-prefix-of-thirty-three-bytes-xx", ""}) {
         INFO(prefix);
-        const auto e = error_of("[eal]\nfile_prefix = \"" + std::string(prefix) + "\"\n" + kMinimal);
+        const auto e =
+            error_of("[eal]\nfile_prefix = \"" + std::string(prefix) + "\"\n" + kMinimal);
         CHECK(e.key == "eal.file_prefix");
         if (std::string(prefix) != "a\\u0001")
             CHECK(e.message == "must be 1-32 characters of letters, digits, '_' or '-'");
     }
     CHECK(parse_ok("[eal]\nfile_prefix = \"a-prefix-of-thirty-two-bytes-xxx\"\n" +
-                   std::string(kMinimal)).eal.file_prefix.size() == 32);
+                   std::string(kMinimal))
+              .eal.file_prefix.size() == 32);
 }
 
 TEST_CASE("config: at most kMaxPorts ports", "[config]") {
@@ -674,7 +701,8 @@ TEST_CASE("config: at most kMaxPorts ports", "[config]") {
     CHECK(std::holds_alternative<Plan>(build_plan(cfg)));
     const auto e = error_of(ports(kMaxPorts + 1));
     CHECK(where(e) == "131:1 port[32]");
-    CHECK(e.message == "the config declares 33 ports; DPDK here allows at most 32 (RTE_MAX_ETHPORTS)");
+    CHECK(e.message ==
+          "the config declares 33 ports; DPDK here allows at most 32 (RTE_MAX_ETHPORTS)");
 }
 
 TEST_CASE("config: log file paths that cannot be opened are refused while parsing", "[config]") {

@@ -20,9 +20,10 @@ namespace {
 
 std::vector<std::string> datagrams(const NetlogRecord& r, NetlogFormat f) {
     std::vector<std::string> out;
-    const size_t n = for_each_datagram(r, f, [&](const char* h, size_t hl, const char* b, size_t bl) {
-        out.push_back(std::string(h, hl) + std::string(b, bl));
-    });
+    const size_t n =
+        for_each_datagram(r, f, [&](const char* h, size_t hl, const char* b, size_t bl) {
+            out.push_back(std::string(h, hl) + std::string(b, bl));
+        });
     CHECK(n == out.size());
     return out;
 }
@@ -53,8 +54,7 @@ std::string reassemble(const std::vector<std::string>& frags, const std::string&
 
 }  // namespace
 
-TEST_CASE("netlog format: extended is netconsole's <level>,<seq>,<ts>,<flags>;<text>",
-          "[netlog]") {
+TEST_CASE("netlog format: extended is netconsole's <level>,<seq>,<ts>,<flags>;<text>", "[netlog]") {
     CHECK(datagrams(rec("hello"), NetlogFormat::extended) ==
           std::vector<std::string>{"6,42,1234567,-;hello\n"});
     NetlogRecord cont = rec("more", 43, 3);
@@ -118,8 +118,8 @@ TEST_CASE("netlog format: spdlog levels map to syslog severities", "[netlog]") {
 TEST_CASE("udp frame: template, lengths and a valid IPv4 checksum", "[netlog]") {
     CHECK(Ipv4Addr::parse("10.1.2.3")->host_order == 0x0a010203u);
     CHECK(Ipv4Addr::parse("10.1.2.3")->to_string() == "10.1.2.3");
-    for (const char* bad : {"", "10.1.2", "10.1.2.3.4", "256.1.1.1", "1.2.3.04", "a.b.c.d",
-                            "1.2.3.4 "})
+    for (const char* bad :
+         {"", "10.1.2", "10.1.2.3.4", "256.1.1.1", "1.2.3.04", "a.b.c.d", "1.2.3.4 "})
         CHECK_FALSE(Ipv4Addr::parse(bad).has_value());
 
     UdpEndpoints ep;
@@ -158,9 +158,9 @@ TEST_CASE("latency histogram: log2 buckets, percentiles as bucket edges", "[netl
     CHECK(latency_bucket(1024) == 10);
     CHECK(latency_bucket(~uint64_t(0)) == kLatencyBuckets - 1);
     LatencyHistogram h;
-    for (int i = 0; i < 90; ++i) h.record(300);   // [256, 512)
-    for (int i = 0; i < 9; ++i) h.record(1500);   // [1024, 2048)
-    h.record(70000);                              // [65536, 131072)
+    for (int i = 0; i < 90; ++i) h.record(300);  // [256, 512)
+    for (int i = 0; i < 9; ++i) h.record(1500);  // [1024, 2048)
+    h.record(70000);                             // [65536, 131072)
     const LatencySnapshot s = h.read();
     CHECK(s.count == 100);
     CHECK(s.max_ns == 70000);
@@ -330,8 +330,8 @@ TEST_CASE("netlog config: errors name the key", "[netlog][config]") {
     CHECK(error_of(with("rate_limit = 100", "rate_limit = -1")) ==
           "26:14 netlog.rate_limit: value -1 is out of range [0, 10000000]");
     // Disabled, nothing else is needed.
-    CHECK(std::holds_alternative<Config>(
-        parse_config("[netlog]\nenabled = false\n", "netlog.toml")));
+    CHECK(
+        std::holds_alternative<Config>(parse_config("[netlog]\nenabled = false\n", "netlog.toml")));
 }
 
 namespace {
@@ -347,8 +347,8 @@ std::string escape_reference(std::string_view text, NetlogFormat f, size_t cap) 
         const bool esc = f == NetlogFormat::extended ? c < 0x20 || c >= 0x7f || c == '\\'
                                                      : c < 0x20 || c == 0x7f;
         static const char* hex = "0123456789abcdef";
-        const std::string token = esc ? std::string("\\x") + hex[c >> 4] + hex[c & 15]
-                                      : std::string(1, ch);
+        const std::string token =
+            esc ? std::string("\\x") + hex[c >> 4] + hex[c & 15] : std::string(1, ch);
         if (out.size() + token.size() > limit) {
             cut = true;
             break;
@@ -392,11 +392,11 @@ TEST_CASE("netlog format: text is cut where the room ends, never past it", "[net
             }
 }
 
-TEST_CASE("netlog format: the head is formatted once; counting agrees with sending",
-          "[netlog]") {
+TEST_CASE("netlog format: the head is formatted once; counting agrees with sending", "[netlog]") {
     // Every digit count, at both ends, and the extremes of each field.
     std::vector<uint64_t> values = {0, 12345678901, UINT64_MAX};
-    for (uint64_t p = 10; p != 10000000000000000000u; p *= 10) values.insert(values.end(), {p - 1, p});
+    for (uint64_t p = 10; p != 10000000000000000000u; p *= 10)
+        values.insert(values.end(), {p - 1, p});
     values.push_back(10000000000000000000u - 1);
     values.push_back(10000000000000000000u);
     for (const uint64_t v : values) {

@@ -1,23 +1,22 @@
 // Worker assignment and cross-field checks on Configs built in code: one
 // worker per (port, rx queue) in port order, TX queues handed out per output
 // port, and each refusal with the location and key it blames.
-#include <catch2/catch.hpp>
-#include <string>
-#include <vector>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <string>
+#include <vector>
 
-#include "temp_dir.hpp"
 #include "config_loader.hpp"
 #include "eal_args.hpp"
 #include "file_check.hpp"
 #include "lcore_list.hpp"
 #include "plan.hpp"
 #include "system_check.hpp"
+#include "temp_dir.hpp"
 
 using namespace pmdfwd;
 
@@ -81,16 +80,15 @@ TEST_CASE("plan: two ports cross-connected", "[plan]") {
     CHECK(plan.ports[1].tx_queues == 1);
     CHECK(plan.unused_lcores.empty());
     CHECK(plan.warnings.empty());
-    CHECK(
-        render_plan(cfg, plan) ==
-        std::vector<std::string>{
-            "mode patch, burst 32, tx_retries 2, main lcore 0, 2 worker(s), pool model recycle, "
-            "8192 mbufs/worker",
-            "port 0 'p0' net_null_p0: rx_queues 1, tx_queues 1, tx auto, mtu 1500",
-            "port 1 'p1' net_null_p1: rx_queues 1, tx_queues 1, tx auto, mtu 1500",
-            "worker 0 on lcore 1: polls 'p0' rxq 0 -> sends on 'p1' txq 0",
-            "worker 1 on lcore 2: polls 'p1' rxq 0 -> sends on 'p0' txq 0",
-        });
+    CHECK(render_plan(cfg, plan) ==
+          std::vector<std::string>{
+              "mode patch, burst 32, tx_retries 2, main lcore 0, 2 worker(s), pool model recycle, "
+              "8192 mbufs/worker",
+              "port 0 'p0' net_null_p0: rx_queues 1, tx_queues 1, tx auto, mtu 1500",
+              "port 1 'p1' net_null_p1: rx_queues 1, tx_queues 1, tx auto, mtu 1500",
+              "worker 0 on lcore 1: polls 'p0' rxq 0 -> sends on 'p1' txq 0",
+              "worker 1 on lcore 2: polls 'p1' rxq 0 -> sends on 'p0' txq 0",
+          });
 }
 
 TEST_CASE("plan: several rx queues share an output port's tx queues", "[plan]") {
@@ -272,7 +270,8 @@ TEST_CASE("plan: data_room must hold headroom + mtu + L2 overhead", "[plan]") {
     CHECK(plan_ok(cfg).workers.size() == 2);  // 128 + 68 + 22 = 218 fits in 256
 }
 
-TEST_CASE("plan: each worker's pool fills its rings, a burst and two caches at their flush level", "[plan]") {
+TEST_CASE("plan: each worker's pool fills its rings, a burst and two caches at their flush level",
+          "[plan]") {
     Config cfg = cross();
     // rx 1024 + tx 1024 + burst 32 + 3 x cache 256 = 2848
     cfg.pool.mbufs = 2847;
@@ -345,10 +344,12 @@ TEST_CASE("plan: tx owner hands every sender's bursts to the port's poller", "[p
     CHECK(plan.workers[2].handoff_to == kNoWorker);
     const auto lines = render_plan(cfg, plan);
     CHECK(lines[2] == "port 1 'p1' net_null_p1: rx_queues 1, tx_queues 1, tx owner, mtu 1500");
-    CHECK(lines[4] == "worker 0 on lcore 1: polls 'p0' rxq 0 -> hands off to worker 2, owner of "
-                      "'p1' txq 0");
-    CHECK(lines[6] == "worker 2 on lcore 3: polls 'p1' rxq 0 -> no pair (drop); transmits for "
-                      "worker(s) 0, 1, 3");
+    CHECK(lines[4] ==
+          "worker 0 on lcore 1: polls 'p0' rxq 0 -> hands off to worker 2, owner of "
+          "'p1' txq 0");
+    CHECK(lines[6] ==
+          "worker 2 on lcore 3: polls 'p1' rxq 0 -> no pair (drop); transmits for "
+          "worker(s) 0, 1, 3");
     // p1's worker exists to own the queue: no "polled but no pair" warning.
     CHECK(plan.warnings.empty());
 }
@@ -394,8 +395,7 @@ TEST_CASE("plan: tx auto follows the device's TX queue limit", "[plan][tx]") {
     }
 }
 
-TEST_CASE("plan: tx per-worker beyond the device's queues is refused with the fix",
-          "[plan][tx]") {
+TEST_CASE("plan: tx per-worker beyond the device's queues is refused with the fix", "[plan][tx]") {
     Config cfg = fan_in();
     cfg.ports[1].tx = TxMode::per_worker;
     std::vector<PortLimits> limits(3, PortLimits{"net_null", 16, 16});
@@ -505,8 +505,8 @@ SystemFacts two_cpus() {
 std::string system_refusal(const Config& cfg, const SystemFacts& facts) {
     const auto e = check_against_system(cfg, facts);
     REQUIRE(e);
-    return e->file + ":" + std::to_string(e->line) + ":" + std::to_string(e->column) + " " + e->key +
-           ": " + e->message;
+    return e->file + ":" + std::to_string(e->line) + ":" + std::to_string(e->column) + " " +
+           e->key + ": " + e->message;
 }
 
 }  // namespace
@@ -566,10 +566,7 @@ TEST_CASE("system: memory_mb must fit the machine, or its free hugepages", "[pla
     CHECK_THAT(system_refusal(cfg, huge), Catch::StartsWith("plan.toml:1:1 eal.memory_mb: "));
 }
 
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("system: the log file is a regular file or a character device in a directory that exists",
           "[plan][system]") {

@@ -159,7 +159,8 @@ TEST_CASE("a user other than root is told where root's socket would be", "[pmdct
           "/var/run/dpdk/p/dpdk_telemetry.v2");
     CHECK(root_socket_path(env(std::nullopt, std::nullopt, false), "x") ==
           "/var/run/dpdk/x/dpdk_telemetry.v2");
-    CHECK(root_socket_path(env("", std::nullopt, false), "x") == "/var/run/dpdk/x/dpdk_telemetry.v2");
+    CHECK(root_socket_path(env("", std::nullopt, false), "x") ==
+          "/var/run/dpdk/x/dpdk_telemetry.v2");
     // root has no other place to look, nor has one who chose a directory.
     CHECK(!root_socket_path(env(std::nullopt, std::nullopt, true), "p"));
     CHECK(!root_socket_path(env("/run/pmdfwd", std::nullopt, false), "p"));
@@ -726,9 +727,9 @@ TEST_CASE("show log: every netlog drop reason is named once non-zero", "[pmdctl]
 }
 
 TEST_CASE("show latency: per-worker percentiles and histogram bars", "[pmdctl][latency]") {
-    const Json w0{{"worker", 0},     {"rx_port", "a"},   {"rx_queue", 0},   {"poll", "busy"},
-                  {"enabled", "true"}, {"pkts", 1500},   {"min_ns", 250},   {"avg_ns", 1800},
-                  {"p50_ns", 1500},  {"p90_ns", 3000},   {"p99_ns", 12000}, {"p999_ns", 40000},
+    const Json w0{{"worker", 0},       {"rx_port", "a"},     {"rx_queue", 0},    {"poll", "busy"},
+                  {"enabled", "true"}, {"pkts", 1500},       {"min_ns", 250},    {"avg_ns", 1800},
+                  {"p50_ns", 1500},    {"p90_ns", 3000},     {"p99_ns", 12000},  {"p999_ns", 40000},
                   {"max_ns", 2500000}, {"lt_1500_ns", 1000}, {"lt_3000_ns", 500}};
     CHECK(render_latency({w0}, false) ==
           "residence time since the last clear: from a packet's rx burst to the end of that "

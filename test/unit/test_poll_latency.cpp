@@ -85,8 +85,8 @@ TEST_CASE("poll: defaults, and idle_polls per mode", "[poll][config]") {
 
 TEST_CASE("poll: interrupt on a device of unknown driver is left to the start-up probe",
           "[poll][plan]") {
-    const Config cfg = parse_ok(
-        "[[port]]\nname = \"p\"\ndevargs = \"0000:01:00.0\"\npoll = \"interrupt\"\n");
+    const Config cfg =
+        parse_ok("[[port]]\nname = \"p\"\ndevargs = \"0000:01:00.0\"\npoll = \"interrupt\"\n");
     CHECK(plan_ok(cfg).workers[0].poll == PollMode::interrupt);
     // With the probed driver known, the same config is refused.
     const std::vector<PortLimits> limits = {{"net_null", 1, 1}};
@@ -183,9 +183,9 @@ TEST_CASE("sequence tracker: agrees with a reference on a shuffled stream", "[pm
     std::mt19937_64 rng(7);
     std::vector<uint64_t> stream;
     for (uint64_t s = 0; s < 50000; ++s) {
-        if (rng() % 50 == 0) continue;                    // lost
+        if (rng() % 50 == 0) continue;  // lost
         stream.push_back(s);
-        if (rng() % 100 == 0) stream.push_back(s);        // duplicated
+        if (rng() % 100 == 0) stream.push_back(s);  // duplicated
     }
     for (size_t i = 0; i + 1 < stream.size(); ++i)
         if (rng() % 30 == 0) std::swap(stream[i], stream[i + 1]);  // local reordering
@@ -226,7 +226,7 @@ TEST_CASE("probe frames: built per flow, parsed back, foreign frames refused", "
     CHECK(p->seq == 123456789);
     CHECK(p->tsc == 987654321);
     CHECK(p->src_port == 1002);
-    CHECK((buf[16] << 8 | buf[17]) == 46);  // IPv4 total length
+    CHECK((buf[16] << 8 | buf[17]) == 46);           // IPv4 total length
     CHECK(ipv4_header_checksum(buf + 14, 20) == 0);  // a valid header sums to zero
     CHECK_FALSE(parse_probe(buf, 59));
     buf[42] ^= 1;

@@ -11,16 +11,18 @@ namespace {
 
 const TelemetryLimits kLimits{32, 32, 2560, 29};
 
-bool forwards(std::string_view request) { return check_telemetry_request(request, kLimits).forward; }
+bool forwards(std::string_view request) {
+    return check_telemetry_request(request, kLimits).forward;
+}
 
 }  // namespace
 
 TEST_CASE("served DPDK commands with well-formed parameters are forwarded", "[telemetry]") {
-    for (const char* r : {"/", "/info", "/help,/ethdev/stats", "/eal/heap_list", "/eal/heap_info,0",
-                          "/eal/heap_info,31", "/eal/memzone_info,2559", "/ethdev/list",
-                          "/ethdev/stats,0", "/ethdev/xstats,31", "/ethdev/info,7",
-                          "/mempool/list", "/mempool/info,pmdfwd_w0", "/pmdfwd/stats",
-                          "/pmdfwd/worker,3", "/pmdfwd/log_test,2500"})
+    for (const char* r :
+         {"/", "/info", "/help,/ethdev/stats", "/eal/heap_list", "/eal/heap_info,0",
+          "/eal/heap_info,31", "/eal/memzone_info,2559", "/ethdev/list", "/ethdev/stats,0",
+          "/ethdev/xstats,31", "/ethdev/info,7", "/mempool/list", "/mempool/info,pmdfwd_w0",
+          "/pmdfwd/stats", "/pmdfwd/worker,3", "/pmdfwd/log_test,2500"})
         CHECK(forwards(r));
 }
 
@@ -28,12 +30,12 @@ TEST_CASE("ids DPDK does not range-check are refused before DPDK sees them", "[t
     // Each of these crashed DPDK 22.11's handler (heap and memzone tables
     // indexed unchecked; ethdev's port id truncated to 16 bits for the check
     // but not for the lookup).
-    for (const char* r : {"/eal/heap_info,32", "/eal/heap_info,-1", "/eal/heap_info,-0",
-                          "/eal/heap_info,4294967296", "/eal/heap_info,0,0", "/eal/heap_info,0x1",
-                          "/eal/heap_info, 1", "/eal/heap_info,", "/eal/heap_info",
-                          "/eal/memzone_info,2560", "/eal/memzone_info,65535",
-                          "/ethdev/info,65536", "/ethdev/info,32", "/ethdev/stats,+1",
-                          "/ethdev/stats,99999999999999999999"})
+    for (const char* r :
+         {"/eal/heap_info,32", "/eal/heap_info,-1", "/eal/heap_info,-0",
+          "/eal/heap_info,4294967296", "/eal/heap_info,0,0", "/eal/heap_info,0x1",
+          "/eal/heap_info, 1", "/eal/heap_info,", "/eal/heap_info", "/eal/memzone_info,2560",
+          "/eal/memzone_info,65535", "/ethdev/info,65536", "/ethdev/info,32", "/ethdev/stats,+1",
+          "/ethdev/stats,99999999999999999999"})
         CHECK_FALSE(forwards(r));
 }
 
@@ -65,9 +67,9 @@ TEST_CASE("requests longer than DPDK reads are refused", "[telemetry]") {
 }
 
 TEST_CASE("every refusal is one valid JSON object keyed by the command", "[telemetry]") {
-    const std::vector<std::string> hostile = {"/no\"pe", "/no\npe,1", "\"}{\"",
-                                              std::string("/x\0y", 4), "\xff\xfe",
-                                              std::string(2000, '"')};
+    const std::vector<std::string> hostile = {"/no\"pe",  "/no\npe,1",
+                                              "\"}{\"",   std::string("/x\0y", 4),
+                                              "\xff\xfe", std::string(2000, '"')};
     for (const auto& r : hostile) {
         const auto v = check_telemetry_request(r, kLimits);
         REQUIRE_FALSE(v.forward);
@@ -77,13 +79,15 @@ TEST_CASE("every refusal is one valid JSON object keyed by the command", "[telem
         CHECK(j.size() == 1);
         CHECK(j.begin().value().is_null());
     }
-    CHECK(check_telemetry_request("/eal/heap_info,32", kLimits).reply == R"({"/eal/heap_info":null})");
+    CHECK(check_telemetry_request("/eal/heap_info,32", kLimits).reply ==
+          R"({"/eal/heap_info":null})");
 }
 
 TEST_CASE("the command list shows only what is served", "[telemetry]") {
     const std::string dpdk =
         R"({"/":["/","/cryptodev/list","/eal/heap_info","/ethdev/stats","/eventdev/dev_list","/pmdfwd/stats"]})";
-    CHECK(filter_command_list(dpdk) == R"({"/":["/","/eal/heap_info","/ethdev/stats","/pmdfwd/stats"]})");
+    CHECK(filter_command_list(dpdk) ==
+          R"({"/":["/","/eal/heap_info","/ethdev/stats","/pmdfwd/stats"]})");
     CHECK(filter_command_list("not json") == "not json");
     CHECK(filter_command_list(R"({"/info":{}})") == R"({"/info":{}})");
 }
