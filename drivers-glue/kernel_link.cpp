@@ -13,23 +13,29 @@
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 #include <thread>
 
 namespace pmdfwd {
 
 namespace {
 
-std::string read_small_file(const std::string& path) {
+// nullopt when it cannot be read (out of fds, say): not a fact about the file.
+std::optional<std::string> read_small_file(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0) return {};
+    if (fd < 0) return std::nullopt;
     char buf[1024];
     const ssize_t n = ::read(fd, buf, sizeof(buf));
     ::close(fd);
-    return n > 0 ? std::string(buf, size_t(n)) : std::string();
+    if (n < 0) return std::nullopt;
+    return std::string(buf, size_t(n));
 }
 
+// The interface a tun file is attached to (empty: detached); nullopt when
+// the fd is no tun file or its fdinfo could not be read.
 std::optional<std::string> iff_of_fd(int fd) {
-    return tun_fdinfo_iff(read_small_file("/proc/self/fdinfo/" + std::to_string(fd)));
+    const auto text = read_small_file("/proc/self/fdinfo/" + std::to_string(fd));
+    return text ? tun_fdinfo_iff(*text) : std::nullopt;
 }
 
 bool is_tun_file(int fd) {
@@ -53,13 +59,21 @@ unsigned long inode_of(int fd) {
     return ::fstat(fd, &st) == 0 ? st.st_ino : 0;
 }
 
-// A datagram socket in the namespace `ns_fd` names: made on a short-lived
-// thread that enters it, since setns would move the main lcore itself.
+// A datagram socket in the namespace `ns_fd` names (-1 if none can be made):
+// made on a short-lived thread that enters it, since setns would move the
+// main lcore itself. It is made anew for every sample and closed after it:
+// a socket kept open would keep the namespace alive after `ip netns del`,
+// and with it a tap interface that should have gone with the namespace.
 int socket_in_namespace(int ns_fd) {
     int fd = -1;
-    std::thread([&] {
-        if (::setns(ns_fd, CLONE_NEWNET) == 0) fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    }).join();
+    try {
+        std::thread([&] {
+            if (::setns(ns_fd, CLONE_NEWNET) == 0)
+                fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        }).join();
+    } catch (const std::system_error&) {
+        return -1;  // no thread to be had: this sample cannot tell
+    }
     return fd;
 }
 
@@ -94,33 +108,22 @@ std::optional<TapLinkWatch> TapLinkWatch::find(const std::string& ifname) {
     return found;
 }
 
-TapLinkWatch::TapLinkWatch(TapLinkWatch&& other) noexcept
-    : tun_fd_(other.tun_fd_), ns_socket_(other.ns_socket_), ns_ino_(other.ns_ino_) {
-    other.ns_socket_ = -1;
-}
-
-TapLinkWatch::~TapLinkWatch() {
-    if (ns_socket_ >= 0) ::close(ns_socket_);
-}
-
-KernelLink TapLinkWatch::sample() {
+std::optional<KernelLink> TapLinkWatch::sample() const {
     const auto iff = iff_of_fd(tun_fd_);
-    if (!iff || iff->empty()) return {IfaceWhere::gone, false};
+    if (!iff) return std::nullopt;
+    if (iff->empty()) return KernelLink{IfaceWhere::gone, false};
     const int ns_fd = ::ioctl(tun_fd_, TUNGETDEVNETNS);
-    if (ns_fd < 0) return {IfaceWhere::here, false};  // an old kernel: trust the PMD
-    const unsigned long ino = inode_of(ns_fd);
+    if (ns_fd < 0) return std::nullopt;  // an old kernel: trust the PMD
     struct stat own {};
-    if (::stat("/proc/self/ns/net", &own) == 0 && own.st_ino == ino) {
+    if (::stat("/proc/self/ns/net", &own) == 0 && own.st_ino == inode_of(ns_fd)) {
         ::close(ns_fd);
-        return {IfaceWhere::here, false};
+        return KernelLink{IfaceWhere::here, false};
     }
-    if (ino != ns_ino_ || ns_socket_ < 0) {
-        if (ns_socket_ >= 0) ::close(ns_socket_);
-        ns_socket_ = socket_in_namespace(ns_fd);
-        ns_ino_ = ino;
-    }
+    const int sock = socket_in_namespace(ns_fd);
     ::close(ns_fd);
-    return {IfaceWhere::elsewhere, flags_up(ns_socket_, *iff).value_or(false)};
+    const auto up = flags_up(sock, *iff);
+    if (sock >= 0) ::close(sock);
+    return KernelLink{IfaceWhere::elsewhere, up.value_or(false)};
 }
 
 std::optional<KernelLink> interface_link(const std::string& ifname) {

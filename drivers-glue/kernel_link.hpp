@@ -39,17 +39,15 @@ class TapLinkWatch {
   public:
     // Finds a tun file of this process attached to `ifname`; nullopt if none.
     static std::optional<TapLinkWatch> find(const std::string& ifname);
-    TapLinkWatch(TapLinkWatch&& other) noexcept;
-    TapLinkWatch& operator=(TapLinkWatch&&) = delete;
-    ~TapLinkWatch();
 
-    KernelLink sample();
+    // gone once the file is detached (its interface deleted, alone or with
+    // its namespace); nullopt when this sample cannot tell (the fdinfo could
+    // not be read, no TUNGETDEVNETNS): then the PMD's answer stands.
+    std::optional<KernelLink> sample() const;
 
   private:
     explicit TapLinkWatch(int tun_fd) : tun_fd_(tun_fd) {}
-    int tun_fd_;          // the PMD's: never closed here
-    int ns_socket_ = -1;  // a socket in the namespace the device was last seen in
-    unsigned long ns_ino_ = 0;
+    int tun_fd_;  // the PMD's: never closed here
 };
 
 }  // namespace pmdfwd

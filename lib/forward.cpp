@@ -27,15 +27,21 @@ uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n) {
     return bytes;
 }
 
+// The oversize test of the burst loops, exact and branch-free: pkt_len +
+// oversize_bias(limit) has bit 63 set exactly when pkt_len > limit, so the
+// loops OR those sums into one word (an add and an or per packet) and test
+// bit 63 once per burst. A running max costs GCC three instructions (it
+// moves the lengths through an SSE register for pmaxud); ORing the lengths
+// alone is one, but is not exact: 60 | 1514 exceeds 1518, so a burst of TCP
+// data and ACKs would be scanned every time.
+constexpr uint64_t kOversizeBit = uint64_t(1) << 63;
+constexpr uint64_t oversize_bias(uint32_t max_frame_bytes) {
+    return kOversizeBit - 1 - max_frame_bytes;
+}
+
 // The frames of pkts longer than max_frame_bytes are freed and counted as
-// oversize; the rest are compacted to the front.
-//
-// The burst loops OR every pkt_len into one word, which is at least the
-// longest: no larger than max_frame_bytes, no frame is too long, and the
-// common burst paid one OR per packet. (A running max costs GCC three
-// instructions: it moves the lengths through an SSE register for pmaxud.)
-// Only a burst whose OR exceeds the limit, some frame too long or a mix of
-// lengths such as 576 | 1500, is scanned here.
+// oversize; the rest are compacted to the front. Only for a burst the test
+// above caught.
 uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, BurstOutcome& out) {
     uint16_t kept = 0;
     for (uint16_t i = 0; i < n; ++i) {
@@ -51,25 +57,25 @@ uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, Bu
     return kept;
 }
 
-// Patch mode's one pass: bytes counted, lengths ORed (see drop_oversize).
+// Patch mode's one pass: bytes counted, oversize frames found.
 uint16_t pass_through(uint32_t max_frame_bytes, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
-    uint64_t bytes = 0;
-    uint32_t len_bits = 0;
+    const uint64_t bias = oversize_bias(max_frame_bytes);
+    uint64_t bytes = 0, over = 0;
 #pragma GCC unroll 4
     for (uint16_t i = 0; i < n; ++i) {
         const uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
         bytes += len;
-        len_bits |= len;
+        over |= len + bias;
     }
     out.rx_bytes = out.tx_bytes = bytes;
-    if (likely(len_bits <= max_frame_bytes)) return n;
+    if (likely(!(over & kOversizeBit))) return n;
     return drop_oversize(pkts, n, max_frame_bytes, out);
 }
 
 // One pass: counts bytes, drops runts (freed, counted), writes the 12-byte
-// MAC header into the rest, and ORs their lengths; a burst holding a frame
-// too long for the output port then loses it to drop_oversize (its header
-// written in vain, a rare case's cost). The header lives in registers and the
+// MAC header into the rest, and looks for oversize frames (see
+// oversize_bias); a burst holding one then loses it to drop_oversize (its
+// header written in vain, a rare case's cost). The header lives in registers and the
 // counts in locals, because the frame stores could alias anything reached
 // through a pointer and force reloads. Until the first runt nothing moves in
 // pkts; from there the rest are compacted to the front.
@@ -79,8 +85,8 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
     uint32_t dst_src_hi;
     std::memcpy(&dst_src_lo, hdr.dst_src.data(), 8);
     std::memcpy(&dst_src_hi, hdr.dst_src.data() + 8, 4);
-    uint64_t rx_bytes = 0, runt_bytes = 0, runts = 0;
-    uint32_t len_bits = 0;
+    const uint64_t bias = oversize_bias(max_frame_bytes);
+    uint64_t rx_bytes = 0, runt_bytes = 0, runts = 0, over = 0;
     // Rewrites pkts[i]; false for a runt, which it leaves alone.
     const auto rewrite = [&](uint16_t i) {
         if (i + kPrefetchAhead < n)
@@ -89,7 +95,7 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
         const uint32_t len = rte_pktmbuf_pkt_len(m);
         rx_bytes += len;
         if (unlikely(rte_pktmbuf_data_len(m) < kEtherHeaderLen)) return false;
-        len_bits |= len;
+        over |= len + bias;
         auto* frame = rte_pktmbuf_mtod(m, uint8_t*);
         std::memcpy(frame, &dst_src_lo, 8);
         std::memcpy(frame + 8, &dst_src_hi, 4);
@@ -113,7 +119,7 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
     out.rx_bytes = rx_bytes;
     out.tx_bytes = rx_bytes - runt_bytes;
     out.drops[idx(DropReason::runt)] = runts;
-    if (likely(len_bits <= max_frame_bytes)) return kept;
+    if (likely(!(over & kOversizeBit))) return kept;
     return drop_oversize(pkts, kept, max_frame_bytes, out);
 }
 

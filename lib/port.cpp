@@ -218,8 +218,8 @@ std::optional<KernelLink> Port::kernel_link() {
         if (auto found = TapLinkWatch::find(iface_))
             tap_watch_ = std::make_unique<TapLinkWatch>(std::move(*found));
     if (!tap_watch_) return std::nullopt;
-    KernelLink k = tap_watch_->sample();
-    if (k.where == IfaceWhere::here) return std::nullopt;  // the PMD asks the right namespace
+    const auto k = tap_watch_->sample();
+    if (k && k->where == IfaceWhere::here) return std::nullopt;  // the PMD asks the right namespace
     return k;
 }
 

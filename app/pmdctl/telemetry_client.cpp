@@ -32,25 +32,31 @@ std::string errno_text(int err) { return std::strerror(err); }
 
 Error connect_error(int err, const std::string& path, std::string_view prefix) {
     const std::string who = "pmdfwd is not running with file prefix '" + std::string(prefix) + "'";
-    if (err == ENOENT) {
-        // Root's runtime directory is root's alone: a socket there that this
-        // user cannot even look at is a permission problem, not an absence.
-        struct stat st {};
-        const auto root_path = root_socket_path(runtime_env_from_process(), prefix);
-        if (root_path && *root_path != path &&
-            (::stat(root_path->c_str(), &st) == 0 || errno == EACCES))
-            return pmdfwd::make_error(
-                "cannot connect to " + *root_path + ": " + errno_text(EACCES) +
-                    " (pmdfwd's runtime directory is root's: run pmdctl as root)",
-                -EACCES);
-        return pmdfwd::make_error(who + " (no socket " + path + ")", -err);
-    }
+    if (err == ENOENT) return pmdfwd::make_error(who + " (no socket " + path + ")", -err);
     if (err == ECONNREFUSED)
         return pmdfwd::make_error(who + " (stale socket " + path + ": connection refused)", -err);
     return pmdfwd::make_error("cannot connect to " + path + ": " + errno_text(err), -err);
 }
 
 }  // namespace
+
+// A user other than root found no socket where DPDK's rules point it: a
+// pmdfwd started by root keeps its socket under /var/run/dpdk, which DPDK
+// makes root's alone. Looks there; nullopt when there is nothing to say.
+std::optional<Result<TelemetryClient>> TelemetryClient::connect_to_roots(
+    const std::string& tried, std::string_view file_prefix) {
+    const auto root_path = root_socket_path(runtime_env_from_process(), file_prefix);
+    if (!root_path || *root_path == tried) return std::nullopt;
+    struct stat st {};
+    if (::stat(root_path->c_str(), &st) == 0) return connect(*root_path, file_prefix);
+    if (errno != EACCES) return std::nullopt;
+    const std::string dir = root_path->substr(0, root_path->rfind('/'));
+    return Result<TelemetryClient>(pmdfwd::make_error(
+        "cannot look in " + dir + " for pmdfwd's socket: " + errno_text(EACCES) +
+            " (DPDK keeps /var/run/dpdk for root, and a pmdfwd started by root has its socket "
+            "there: run pmdctl as root)",
+        -EACCES));
+}
 
 RuntimeEnv runtime_env_from_process() {
     RuntimeEnv env;
@@ -159,8 +165,13 @@ Result<TelemetryClient> TelemetryClient::connect(const std::string& socket_path,
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
 
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0)
-        return connect_error(errno, socket_path, file_prefix);
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0) {
+        const int err = errno;
+        if (err == ENOENT)
+            if (auto in_root = connect_to_roots(socket_path, file_prefix))
+                return std::move(*in_root);
+        return connect_error(err, socket_path, file_prefix);
+    }
 
     auto text = client.receive(kGreetingCapacity);
     if (!text) {

@@ -95,6 +95,8 @@ class TelemetryClient {
     Result<std::vector<Json>> query_each(std::string_view list_cmd, std::string_view item_cmd);
 
   private:
+    static std::optional<Result<TelemetryClient>> connect_to_roots(const std::string& tried,
+                                                                   std::string_view file_prefix);
     TelemetryClient(int fd, std::string path) : fd_(fd), path_(std::move(path)) {}
     Result<std::string> exchange(const std::string& request);
     Result<std::string> exchange_once(const std::string& request);

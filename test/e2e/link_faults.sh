@@ -64,6 +64,10 @@ check "tap: and still not as tx_full" test "$(left_worker drop_tx_full)" -eq 0
 check "tap: the deletion is logged once" \
   test "$(grep -c "port 'right': interface '$IF_R' is gone" "$WORK/pmdfwd.log")" -eq 1
 check "tap: the left port still forwards the other way" test "$(port_link left)" = up
+# A namespace deleted with a tap interface in it takes the interface along,
+# unless something still holds the namespace (pmdfwd's link reads must not).
+ip netns del "$NS_L"
+check "tap: an interface deleted with its namespace shows link gone" wait_until 10 link_is left gone
 
 stop_pmdfwd "$PMDFWD_PID" TERM; rc=$?
 PMDFWD_PID=
