@@ -12,7 +12,17 @@ check() {
   if "$@"; then pass "$name"; else fail "$name" "'$*' was false"; fi
 }
 
+# summary: the closing line; after a failure, first the end of every log in
+# $WORK (pmdfwd's own among them), which the test's cleanup then deletes.
 summary() {
+  if ((E2E_FAILED)) && [[ -n ${WORK:-} ]]; then
+    local f
+    for f in "$WORK"/*.log "$WORK"/*.err; do
+      [[ -s $f ]] || continue
+      echo "--- last lines of $(basename "$f")"
+      tail -25 "$f"
+    done
+  fi
   echo "$E2E_PASSED passed, $E2E_FAILED failed"
   ((E2E_FAILED == 0))
 }
