@@ -74,16 +74,19 @@ check "warnings carry level 4" test "$(field matching_levels <<<"$out")" = 4
 frags=$(grep -c 'ncfrag=' "$WORK/received.jsonl")
 check "it came in 3 fragments ($frags)" test "$frags" -eq 3
 
+# Counted before the channel's counters are read: records keep arriving.
+received_records=$(received '.' | field records)
 stats=$(telemetry "/pmdfwd/log")
 check "channel counters: records sent" test "$(json_get "$stats" 'd["/pmdfwd/log"]["records"]')" -ge 4
-# The reserve is refilled from the main lcore, which shares a CPU with a
-# busy worker here: on a loaded host it can run dry between refills, and a
-# datagram that finds it empty is dropped as no_buffer, never waited for.
-# So no_buffer drops are not asserted away; the tap's TX queue (a write per
-# frame) never fills, and every gap in the sequence (below) is a counted drop.
+# No count of drops is asserted: on a loaded host (scripts/test --hog, ASan)
+# a datagram can find the tap's TX queue full (drop_tx_full, seen) or, with
+# the refilling main lcore sharing a CPU with a busy worker, the reserve
+# empty (drop_no_buffer), and the channel drops it rather than wait. What
+# no scheduler changes: the receiver got no record the channel did not
+# count as sent, and every gap in the sequence (below) is a counted drop.
 dropped=$(json_get "$stats" 'd["/pmdfwd/log"]["dropped"]')
-check "channel counters: no datagram found the TX queue full" \
-  test "$(json_get "$stats" 'd["/pmdfwd/log"]["drop_tx_full"]')" -eq 0
+check "channel counters: no more records received ($received_records) than sent" \
+  test "$received_records" -le "$(json_get "$stats" 'd["/pmdfwd/log"]["records"]')"
 check "sequence gaps ($gaps) are all counted drops ($dropped)" test "$gaps" -le "$dropped"
 check "channel counters: a latency histogram" \
   test "$(json_get "$stats" 'd["/pmdfwd/log"]["latency_count"]')" -ge 4
