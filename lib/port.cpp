@@ -240,7 +240,7 @@ void Port::watch_link() {
     const bool first = !link_sampled_;
     link_sampled_ = true;
     if (now == was && !(first && now != LinkState::up)) return;
-    link_->store(now, std::memory_order_relaxed);
+    link_.store(now, std::memory_order_relaxed);
     if (now == LinkState::gone)
         spdlog::error(
             "port '{}': interface '{}' is gone (deleted?): frames sent to it are "

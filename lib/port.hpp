@@ -65,8 +65,8 @@ class Port {
     uint16_t rx_queues_configured() const { return rx_configured_; }
     uint16_t tx_queues_configured() const { return tx_configured_; }
     // The link as watch_link last saw it (up until the first sample).
-    LinkState link() const { return link_->load(std::memory_order_relaxed); }
-    const LinkCell* link_cell() const { return link_.get(); }
+    LinkState link() const { return link_.load(std::memory_order_relaxed); }
+    const LinkCell* link_cell() const { return &link_; }
     uint32_t link_speed_mbps() const;
     // Main lcore: samples the link and logs a change. A net_tap port's is
     // read through its kernel interface in whatever namespace holds it, a
@@ -89,15 +89,13 @@ class Port {
     uint16_t tx_configured_ = 0;
     bool found_ = false;  // a device was looked up: ours to close
     bool started_ = false;
-    // Its own cache line: the main lcore writes it, workers read it.
-    struct alignas(64) AlignedLinkCell : LinkCell {
-        using LinkCell::LinkCell;
-    };
-    std::unique_ptr<AlignedLinkCell> link_ = std::make_unique<AlignedLinkCell>(LinkState::up);
     std::optional<KernelLink> kernel_link();
     std::unique_ptr<TapLinkWatch> tap_watch_;  // net_tap only, once its tun file is found
     std::string iface_;                        // net_tap and net_af_packet: its kernel interface
     bool link_sampled_ = false;
+    // Last, on a cache line of its own (the Port is allocated aligned): the
+    // main lcore writes it, workers read it.
+    alignas(64) LinkCell link_{LinkState::up};
 };
 
 }  // namespace pmdfwd
