@@ -17,14 +17,14 @@
 #include <cstdlib>
 #include <thread>
 
-#include "../../lib/appliance.hpp"
-#include "../../lib/config_loader.hpp"
-#include "../../lib/eal_args.hpp"
-#include "../../lib/logging.hpp"
-#include "../../lib/netlog_sink.hpp"
-#include "../../lib/plan.hpp"
-#include "../../lib/system_check.hpp"
-#include "../../lib/version.hpp"
+#include "appliance.hpp"
+#include "config_loader.hpp"
+#include "eal_args.hpp"
+#include "logging.hpp"
+#include "netlog_sink.hpp"
+#include "plan.hpp"
+#include "system_check.hpp"
+#include "version.hpp"
 
 namespace {
 

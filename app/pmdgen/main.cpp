@@ -20,10 +20,10 @@
 #include <memory>
 #include <thread>
 
-#include "../../lib/eal_args.hpp"
-#include "../../lib/pool.hpp"
-#include "../../lib/port.hpp"
-#include "../../lib/version.hpp"
+#include "eal_args.hpp"
+#include "pool.hpp"
+#include "port.hpp"
+#include "version.hpp"
 #include "report.hpp"
 
 namespace {

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "../../lib/traffic_gen.hpp"
-#include "../../lib/tsc_histogram.hpp"
+#include "traffic_gen.hpp"
+#include "tsc_histogram.hpp"
 
 namespace pmdgen {
 

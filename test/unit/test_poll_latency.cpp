@@ -5,7 +5,7 @@
 #include <random>
 #include <set>
 
-#include "../../app/pmdgen/report.hpp"
+#include "report.hpp"
 #include "config_loader.hpp"
 #include "plan.hpp"
 #include "pmd_quirks.hpp"

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "../drivers-glue/kernel_link.hpp"
-#include "../drivers-glue/pmd_quirks.hpp"
+#include "kernel_link.hpp"
+#include "pmd_quirks.hpp"
 #include "eal_args.hpp"
 
 namespace pmdfwd {
@@ -21,12 +21,6 @@ std::string dpdk_error(const std::string& what, int rc) {
 }
 
 }  // namespace
-
-PortStats PortStats::minus(const PortStats& b) const {
-    return {ipackets - b.ipackets, opackets - b.opackets,  ibytes - b.ibytes,
-            obytes - b.obytes,     imissed - b.imissed,    ierrors - b.ierrors,
-            oerrors - b.oerrors,   rx_nombuf - b.rx_nombuf};
-}
 
 // The ethdev that devargs names, and what it can do.
 struct Device {

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "worker.hpp"
+#include "worker_context.hpp"
 
 namespace pmdfwd {
 

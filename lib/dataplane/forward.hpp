@@ -8,7 +8,7 @@
 
 #include <array>
 
-#include "worker.hpp"
+#include "worker_context.hpp"
 
 namespace pmdfwd {
 

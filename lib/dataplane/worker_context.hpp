@@ -1,8 +1,7 @@
-// A forwarding worker: the per-lcore context and the busy-poll loop that runs
-// on it. One worker polls one (port, rx queue); it either owns a TX queue on
-// its output port or hands its bursts to the worker that does, and it
-// transmits whatever other workers hand to it. Nothing here is written by any
-// other core; the stop flag is written by the main lcore.
+// A forwarding worker's context: everything its loop reads, laid out for
+// the loop, and the counters only it writes. Built on the main lcore before
+// launch; read-only after, but for the counters. No other core writes it;
+// the stop flag it points to is written by the main lcore.
 #pragma once
 
 #include <pthread.h>
@@ -103,8 +102,5 @@ using WorkerContextPtr = std::unique_ptr<WorkerContext, WorkerContextFree>;
 // its counters; another socket's memory when that one has none left; null
 // when there is none at all.
 WorkerContextPtr make_worker_context(unsigned lcore);
-
-// rte_lcore_function_t entry: arg is a WorkerContext*. Returns 0 after *stop.
-int worker_main(void* arg);
 
 }  // namespace pmdfwd

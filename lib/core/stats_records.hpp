@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "pool.hpp"
-#include "port.hpp"
+#include "pool_audit.hpp"
+#include "port_stats.hpp"
 #include "record.hpp"
 #include "recycle_counts.hpp"
 #include "tsc_histogram.hpp"

@@ -1,10 +1,10 @@
-// Where a worker's context lives (see worker.hpp). Main lcore only.
+// Where a worker's context lives (see worker_context.hpp). Main lcore only.
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include <new>
 
-#include "worker.hpp"
+#include "worker_context.hpp"
 
 namespace pmdfwd {
 

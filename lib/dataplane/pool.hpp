@@ -8,17 +8,11 @@
 #include <string>
 
 #include "error.hpp"
+#include "pool_audit.hpp"
 
 struct rte_mempool;
 
 namespace pmdfwd {
-
-struct PoolAudit {
-    std::string name;
-    uint64_t size = 0;
-    int64_t present = 0;  // unclamped: ring/stack count plus every lcore cache
-    int64_t missing() const { return int64_t(size) - present; }  // < 0 means a double free
-};
 
 class Pool {
   public:

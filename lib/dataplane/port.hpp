@@ -14,6 +14,7 @@
 #include "link_state.hpp"
 #include "mac_addr.hpp"
 #include "plan.hpp"
+#include "port_stats.hpp"
 
 struct rte_mempool;
 
@@ -21,12 +22,6 @@ namespace pmdfwd {
 
 class TapLinkWatch;
 struct KernelLink;
-
-struct PortStats {
-    uint64_t ipackets = 0, opackets = 0, ibytes = 0, obytes = 0;
-    uint64_t imissed = 0, ierrors = 0, oerrors = 0, rx_nombuf = 0;
-    PortStats minus(const PortStats& base) const;
-};
 
 struct PortSetup {
     const PortConfig* config = nullptr;
