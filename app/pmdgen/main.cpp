@@ -23,8 +23,8 @@
 #include "eal_args.hpp"
 #include "pool.hpp"
 #include "port.hpp"
-#include "version.hpp"
 #include "report.hpp"
+#include "version.hpp"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "eal_args.hpp"
 #include "kernel_link.hpp"
 #include "pmd_quirks.hpp"
-#include "eal_args.hpp"
 
 namespace pmdfwd {
 

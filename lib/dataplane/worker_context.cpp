@@ -1,10 +1,10 @@
 // Where a worker's context lives (see worker_context.hpp). Main lcore only.
+#include "worker_context.hpp"
+
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include <new>
-
-#include "worker_context.hpp"
 
 namespace pmdfwd {
 

@@ -5,11 +5,11 @@
 #include <random>
 #include <set>
 
-#include "report.hpp"
 #include "config_loader.hpp"
 #include "plan.hpp"
 #include "pmd_quirks.hpp"
 #include "probe_frame.hpp"
+#include "report.hpp"
 #include "sequence_tracker.hpp"
 #include "tsc_histogram.hpp"
 
