@@ -142,7 +142,7 @@ pmdfwd::UdpEndpoints endpoints(const Options& o) {
 }
 
 // Figures over [base, now) for one report.
-pmdgen::Report make_report(const pmdfwd::TrafficGen& gen, const pmdfwd::TscSnapshot& lat,
+pmdgen::Report make_report(const pmdfwd::TrafficGen& gen, const pmdfwd::HistogramSnapshot& lat,
                            uint64_t sent_before, uint64_t received_before, double t_s,
                            double span_s, bool final) {
     pmdgen::Report r;
@@ -212,13 +212,13 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
         const uint64_t end = start + uint64_t(o.duration_s * double(hz));
         const auto interval = uint64_t(o.interval_s * double(hz));
         uint64_t next_report = interval ? start + interval : UINT64_MAX, last_report = start;
-        pmdfwd::TscSnapshot last_lat;
+        pmdfwd::HistogramSnapshot last_lat;
         uint64_t last_sent = 0, last_received = 0;
         // The summary's rates and latency leave the warm-up out (loss and
         // order count from the first probe).
         const uint64_t warm_end = start + uint64_t(o.warmup_s * double(hz));
         bool warm = o.warmup_s <= 0;
-        pmdfwd::TscSnapshot warm_lat;
+        pmdfwd::HistogramSnapshot warm_lat;
         uint64_t warm_sent = 0, warm_received = 0, measured_from = start;
         gen->start(start);
         uint64_t now = start;
@@ -233,7 +233,7 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
                 measured_from = now;
             }
             if (now < next_report) continue;
-            const pmdfwd::TscSnapshot lat = gen->latency().read();
+            const pmdfwd::HistogramSnapshot lat = gen->latency().read();
             print(make_report(*gen, lat.minus(last_lat), last_sent, last_received,
                               double(now - start) / double(hz),
                               double(now - last_report) / double(hz), false),

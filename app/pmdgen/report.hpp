@@ -6,7 +6,7 @@
 #include <string>
 
 #include "traffic_gen.hpp"
-#include "tsc_histogram.hpp"
+#include "histogram.hpp"
 
 namespace pmdgen {
 

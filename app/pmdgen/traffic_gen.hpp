@@ -9,7 +9,7 @@
 
 #include "probe_frame.hpp"
 #include "sequence_tracker.hpp"
-#include "tsc_histogram.hpp"
+#include "histogram.hpp"
 
 struct rte_mempool;
 struct rte_mbuf;
@@ -48,7 +48,7 @@ class TrafficGen {
 
     const GenCounters& counters() const { return counters_; }
     const SequenceTracker& sequence() const { return seq_; }
-    const TscHistogram& latency() const { return latency_; }
+    const Histogram& latency() const { return latency_; }
     double jitter_cycles() const { return jitter_; }  // RFC 3550 estimate
 
   private:
@@ -61,7 +61,7 @@ class TrafficGen {
     uint32_t next_flow_ = 0;
     GenCounters counters_;
     SequenceTracker seq_;
-    TscHistogram latency_;
+    Histogram latency_;
     double jitter_ = 0;
     uint64_t prev_transit_ = 0;
     bool have_transit_ = false;

@@ -32,7 +32,7 @@ constexpr uint32_t kDeferRingSize = 2048;
 constexpr uint32_t kSharedRefill = 128;
 
 struct SlotCounts {
-#define PMDFWD_RECYCLE_ATOMIC(name, help) std::atomic<uint64_t> name{0};
+#define PMDFWD_RECYCLE_ATOMIC(name, unit, rare, help) std::atomic<uint64_t> name{0};
     PMDFWD_RECYCLE_COUNTS(PMDFWD_RECYCLE_ATOMIC)
 #undef PMDFWD_RECYCLE_ATOMIC
 };
@@ -227,18 +227,19 @@ int recycle_dequeue(rte_mempool* mp, void** objs, unsigned n) {
 RecycleLevels levels_of(const Recycler& r) {
     RecycleLevels l;
     for (unsigned i = 0; i < RTE_MAX_LCORE; ++i)
-        if (r.slots[i] && r.slots[i]->defer) l.defer_rings += rte_ring_count(r.slots[i]->defer);
-    l.shared_ring = rte_ring_count(r.shared);
+        if (r.slots[i] && r.slots[i]->defer) l.free_defer_rings += rte_ring_count(r.slots[i]->defer);
+    l.free_shared_ring = rte_ring_count(r.shared);
     for (unsigned i = 0; i < RTE_MAX_LCORE; ++i)
-        if (r.slots[i]) l.pending += r.slots[i]->pending_len.load(std::memory_order_relaxed);
-    l.owner_store = r.store_len.load(std::memory_order_relaxed);
+        if (r.slots[i]) l.free_pending += r.slots[i]->pending_len.load(std::memory_order_relaxed);
+    l.free_owner_store = r.store_len.load(std::memory_order_relaxed);
     l.overflow = r.overflow.load(std::memory_order_relaxed);
     return l;
 }
 
 unsigned recycle_get_count(const rte_mempool* mp) {
     const RecycleLevels l = levels_of(recycler(mp));
-    return unsigned(l.owner_store + l.pending + l.defer_rings + l.shared_ring + l.overflow);
+    return unsigned(l.free_owner_store + l.free_pending + l.free_defer_rings + l.free_shared_ring +
+                    l.overflow);
 }
 
 rte_ring* make_ring(uint32_t count, unsigned flags, int socket) {
@@ -352,7 +353,7 @@ RTE_MEMPOOL_REGISTER_OPS(kRecycleOps);
 RecycleCounts read_slot(const Slot& s) {
     RecycleCounts out;
     for_each_recycle_count(
-        out, s.counts, [](const RecycleCountInfo&, uint64_t& o, const std::atomic<uint64_t>& c) {
+        out, s.counts, [](uint64_t& o, const std::atomic<uint64_t>& c) {
             o = c.load(std::memory_order_relaxed);
         });
     return out;
@@ -394,8 +395,9 @@ Result<rte_mempool*> create_recycle_pktmbuf_pool(const char* name, uint32_t mbuf
     // Populating put every object through this lcore: that is no free.
     for_each_recycle_count(slot_for(recycler(mp), rte_lcore_id()).counts,
                            slot_for(recycler(mp), rte_lcore_id()).counts,
-                           [](const RecycleCountInfo&, std::atomic<uint64_t>& c,
-                              std::atomic<uint64_t>&) { c.store(0, std::memory_order_relaxed); });
+                           [](std::atomic<uint64_t>& c, std::atomic<uint64_t>&) {
+                               c.store(0, std::memory_order_relaxed);
+                           });
     return mp;
 }
 

@@ -372,9 +372,8 @@ ShutdownReport Appliance::shutdown() {
     report.totals = totals_record(finals, in_flight_level(finals));
     if (!workers_.empty()) spdlog::info("final totals: {}", report.totals.to_line());
     for (auto& port : ports_) {
-        Record r;
-        add_port_stats(r, port->stats());
-        spdlog::info("final port '{}': {}", port->name(), r.to_line());
+        spdlog::info("final port '{}': {}", port->name(),
+                     port_counters_record(port->stats()).to_line());
     }
     if (netlog_) {
         spdlog::info("netlog: {}", netlog_->stats().to_line());

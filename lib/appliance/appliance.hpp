@@ -24,7 +24,7 @@ namespace pmdfwd {
 
 struct ShutdownReport {
     std::vector<Record> workers;  // final per-worker stats
-    Record totals;
+    Record totals{kStatsRecord};
     uint64_t drained = 0;          // mbufs left in rx queues and handoff rings, freed at stop
     uint64_t handoff_drained = 0;  // of those, the ones in handoff rings
     std::vector<PoolAudit> audits;
@@ -56,7 +56,7 @@ class Appliance final : public ControlTarget {
     // buffers, and log (rate limited) any data pool that ran dry.
     void housekeeping();
     WorkerSnapshot worker_snapshot(size_t i) const;  // since last clear
-    TscSnapshot residence_snapshot(size_t i) const;  // since last clear
+    HistogramSnapshot residence_snapshot(size_t i) const;  // since last clear
     uint64_t worker_cpu_ns(size_t i) const;          // its thread's CPU time since start
     const Port& port_at(size_t i) const { return *ports_[i]; }
     const Plan& resolved_plan() const { return plan_; }
@@ -116,7 +116,7 @@ class Appliance final : public ControlTarget {
 
     mutable std::mutex baseline_mutex_;  // control plane only
     std::vector<WorkerSnapshot> worker_baseline_;
-    std::vector<TscSnapshot> residence_baseline_;
+    std::vector<HistogramSnapshot> residence_baseline_;
     struct CpuBaseline {
         uint64_t cpu_ns = 0;  // the worker thread's CPU time
         std::chrono::steady_clock::time_point at;

@@ -35,32 +35,29 @@ WorkerSnapshot Appliance::worker_snapshot(size_t i) const {
 }
 
 Record Appliance::info() const {
-    Record r;
-    r.add("version", kVersion);
-    r.add("pid", uint64_t(getpid()));
-    r.add("config", cfg_.source_name);
-    r.add("file_prefix", cfg_.eal.file_prefix);
-    r.add("mode", to_string(cfg_.forward.mode));
-    r.add("burst", cfg_.forward.burst);
-    r.add("tx_retries", cfg_.forward.tx_retries);
-    r.add("pool_model", to_string(cfg_.pool.model));
-    r.add("main_lcore", plan_.main_lcore);
-    r.add("workers", uint64_t(workers_.size()));
-    r.add("ports", uint64_t(ports_.size()));
-    r.add("pools", uint64_t(pools_.size()));
-    r.add("tsc_hz", rte_get_tsc_hz());
-    r.add("uptime_s", uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
-                                   std::chrono::steady_clock::now() - started_at_)
-                                   .count()));
+    const RecordSchema& t = kInfoRecord;
+    Record r(t);
+    r.set(t.at("version"), kVersion);
+    r.set(t.at("pid"), uint64_t(getpid()));
+    r.set(t.at("config"), cfg_.source_name);
+    r.set(t.at("file_prefix"), cfg_.eal.file_prefix);
+    r.set(t.at("mode"), std::string(to_string(cfg_.forward.mode)));
+    r.set(t.at("burst"), cfg_.forward.burst);
+    r.set(t.at("tx_retries"), cfg_.forward.tx_retries);
+    r.set(t.at("pool_model"), std::string(to_string(cfg_.pool.model)));
+    r.set(t.at("main_lcore"), plan_.main_lcore);
+    r.set(t.at("workers"), uint64_t(workers_.size()));
+    r.set(t.at("ports"), uint64_t(ports_.size()));
+    r.set(t.at("pools"), uint64_t(pools_.size()));
+    r.set(t.at("tsc_hz"), rte_get_tsc_hz());
+    r.set(t.at("uptime_s"), uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
+                                         std::chrono::steady_clock::now() - started_at_)
+                                         .count()));
     if (telemetry_gate_) {
         const auto& c = telemetry_gate_->counters();
-        r.add("telemetry_clients", c.clients.load());
-        r.add("telemetry_accepted", c.accepted.load());
-        r.add("telemetry_evicted", c.evicted.load());
-        r.add("telemetry_idle_closed", c.idle_closed.load());
-        r.add("telemetry_slow_closed", c.slow_closed.load());
-        r.add("telemetry_refused", c.refused.load());
-        r.add("telemetry_dpdk_failures", c.dpdk_failures.load());
+#define PMDFWD_SET_TELEMETRY(name, unit, help) r.set(t.at("telemetry_" #name), c.name.load());
+        PMDFWD_TELEMETRY_COUNTERS(PMDFWD_SET_TELEMETRY)
+#undef PMDFWD_SET_TELEMETRY
     }
     return r;
 }
@@ -74,7 +71,7 @@ RecycleCounts Appliance::recycle_counts_of_worker(size_t i) const {
     return sum;
 }
 
-TscSnapshot Appliance::residence_snapshot(size_t i) const {
+HistogramSnapshot Appliance::residence_snapshot(size_t i) const {
     std::lock_guard lock(baseline_mutex_);
     return workers_[i]->residence.read().minus(residence_baseline_[i]);
 }
@@ -100,64 +97,51 @@ Record Appliance::worker(size_t i) const {
         const auto wall = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                        std::chrono::steady_clock::now() - base.at)
                                        .count());
-        r.add("cpu_ns", cpu);
-        r.add("cpu_permille", wall ? std::min<uint64_t>(1000, cpu * 1000 / wall) : 0);
+        r.set(kWorkerRecord.at("cpu_ns"), cpu);
+        r.set(kWorkerRecord.at("cpu_permille"),
+              wall ? std::min<uint64_t>(1000, cpu * 1000 / wall) : 0);
     }
-    add_latency(r, summarize(residence_snapshot(i), rte_get_tsc_hz()), "latency_");
     if (cfg_.pool.model == PoolModel::recycle) {
         std::lock_guard lock(baseline_mutex_);
-        add_recycle_counts(r, recycle_counts_of_worker(i).minus(worker_recycle_baseline_[i]),
-                           "recycle_");
+        add_worker_recycle_counts(
+            r, recycle_counts_of_worker(i).minus(worker_recycle_baseline_[i]));
     }
     return r;
 }
 
-// The residence histogram of one worker since the last clear: its summary
-// and the non-empty buckets.
+// The residence histogram of one worker since the last clear.
 Record Appliance::latency(size_t i) const {
-    Record r;
-    r.add("worker", uint64_t(i));
-    r.add("rx_port", identity(i).rx_port);
-    r.add("rx_queue", plan_.workers[i].rx_queue);
-    r.add("poll", to_string(plan_.workers[i].poll));
-    r.add("enabled", cfg_.forward.latency ? "true" : "false");
-    const TscSnapshot s = residence_snapshot(i);
-    add_latency(r, summarize(s, rte_get_tsc_hz()), "");
-    add_latency_buckets(r, s, rte_get_tsc_hz());
-    return r;
+    return latency_record(identity(i), cfg_.forward.latency, residence_snapshot(i),
+                          rte_get_tsc_hz());
 }
 
 Record Appliance::port(size_t i) const {
     const Port& p = *ports_[i];
-    Record r;
-    r.add("index", uint64_t(i));
-    r.add("name", p.name());
-    r.add("port_id", p.id());
-    r.add("devargs", cfg_.ports[i].devargs);
-    r.add("driver", p.driver());
-    r.add("mac", p.mac().to_string());
-    r.add("link", std::string(to_string(p.link())));
-    r.add("speed_mbps", p.link_speed_mbps());
-    r.add("mtu", cfg_.ports[i].mtu);
-    r.add("rx_queues", p.rx_queues_configured());
-    r.add("tx_queues", p.tx_queues_configured());
-    {
-        std::lock_guard lock(baseline_mutex_);
-        add_port_stats(r, p.stats().minus(port_baseline_[i]));
-    }
-    return r;
+    PortIdentity who;
+    who.index = i;
+    who.name = p.name();
+    who.port_id = p.id();
+    who.devargs = cfg_.ports[i].devargs;
+    who.driver = p.driver();
+    who.mac = p.mac().to_string();
+    who.link = std::string(to_string(p.link()));
+    who.speed_mbps = p.link_speed_mbps();
+    who.mtu = cfg_.ports[i].mtu;
+    who.rx_queues = p.rx_queues_configured();
+    who.tx_queues = p.tx_queues_configured();
+    std::lock_guard lock(baseline_mutex_);
+    return port_record(who, p.stats().minus(port_baseline_[i]));
 }
 
 Record Appliance::pool(size_t i) const {
     const Pool& p = *pools_[i];
     const rte_mempool* mp = p.mempool();
-    Record r = pool_record(p.audit(), mp->cache_size, rte_mempool_avail_count(mp), mp->socket_id);
-    r.add("ops", rte_mempool_get_ops(mp->ops_index)->name);
+    Record r = pool_record(p.audit(), mp->cache_size, rte_mempool_avail_count(mp), mp->socket_id,
+                           rte_mempool_get_ops(mp->ops_index)->name);
     if (p.recycles()) {
-        r.add("owner_lcore", uint64_t(recycle_owner(mp)));
-        add_recycle_levels(r, recycle_levels(mp));
         std::lock_guard lock(baseline_mutex_);
-        add_recycle_counts(r, recycle_counts(mp).minus(pool_recycle_baseline_[i]));
+        add_recycle_pool(r, recycle_owner(mp), recycle_levels(mp),
+                         recycle_counts(mp).minus(pool_recycle_baseline_[i]));
     }
     return r;
 }
@@ -185,8 +169,8 @@ void Appliance::clear_stats() {
 
 Record Appliance::netlog() const {
     if (!netlog_) {
-        Record r;
-        r.add("enabled", "false");
+        Record r(kLogRecord);
+        r.set(kLogRecord.at("enabled"), "false");
         return r;
     }
     return netlog_->stats();
@@ -197,10 +181,10 @@ Record Appliance::log_test(size_t bytes) const {
     for (size_t i = 0; text.size() < bytes; ++i) text += " " + std::to_string(i);
     text.resize(bytes);
     spdlog::warn("{}", text);
-    Record r;
-    r.add("result", "logged");
-    r.add("bytes", uint64_t(bytes));
-    r.add("channel", netlog_ ? "on" : "off");
+    Record r(kLogTestRecord);
+    r.set(kLogTestRecord.at("result"), "logged");
+    r.set(kLogTestRecord.at("bytes"), uint64_t(bytes));
+    r.set(kLogTestRecord.at("channel"), netlog_ ? "on" : "off");
     return r;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "stats_records.hpp"
 #include "token_bucket.hpp"
 
 namespace pmdfwd {
@@ -18,17 +19,29 @@ namespace {
 std::mutex g_mutex;
 ControlTarget* g_target = nullptr;
 
+// A record as a flat dict, in its table's order; an array (a histogram's
+// edges and counts) as a u64 array container, which DPDK 22.11 nests one
+// level deep.
 void put_record(rte_tel_data* d, const Record& r) {
     rte_tel_data_start_dict(d);
-    for (const auto& [name, value] : r.fields) {
+    r.for_each_wire([&](std::string_view key, const WireValue& value) {
+        const std::string name(key);
         if (const auto* u = std::get_if<uint64_t>(&value)) {
             rte_tel_data_add_dict_u64(d, name.c_str(), *u);
-        } else {
-            const std::string& s = std::get<std::string>(value);
+        } else if (const auto* s = std::get_if<std::string>(&value)) {
             rte_tel_data_add_dict_string(d, name.c_str(),
-                                         s.substr(0, RTE_TEL_MAX_STRING_LEN - 1).c_str());
+                                         s->substr(0, RTE_TEL_MAX_STRING_LEN - 1).c_str());
+        } else {
+            const auto& a = std::get<std::vector<uint64_t>>(value);
+            rte_tel_data* array = rte_tel_data_alloc();
+            if (!array) return;
+            rte_tel_data_start_array(array, RTE_TEL_U64_VAL);
+            for (size_t i = 0; i < a.size() && i < RTE_TEL_MAX_ARRAY_ENTRIES; ++i)
+                rte_tel_data_add_array_u64(array, a[i]);
+            if (rte_tel_data_add_dict_container(d, name.c_str(), array, 0) != 0)
+                rte_tel_data_free(array);
         }
-    }
+    });
 }
 
 void put_ids(rte_tel_data* d, size_t count) {
@@ -106,8 +119,7 @@ int cmd_clear(const char*, const char* params, rte_tel_data* d) {
     if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) {
         t.clear_stats();
-        rte_tel_data_start_dict(d);
-        rte_tel_data_add_dict_string(d, "result", "stats cleared");
+        put_record(d, result_record("stats cleared"));
         return 0;
     });
 }
@@ -116,8 +128,7 @@ int cmd_shutdown(const char*, const char* params, rte_tel_data* d) {
     if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) {
         t.request_stop();
-        rte_tel_data_start_dict(d);
-        rte_tel_data_add_dict_string(d, "result", "shutdown requested");
+        put_record(d, result_record("shutdown requested"));
         return 0;
     });
 }

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "error.hpp"
+#include "telemetry_counters.hpp"
 #include "telemetry_filter.hpp"
 
 namespace pmdfwd {
@@ -32,18 +33,6 @@ struct TelemetryGateOptions {
     uint32_t inner_timeout_ms = 5000;
 };
 
-// Read by /pmdfwd/info; written by the gate's thread only.
-struct TelemetryGateCounters {
-    std::atomic<uint64_t> clients{0};  // connected now
-    std::atomic<uint64_t> accepted{0};
-    std::atomic<uint64_t> evicted{0};      // closed to admit a newer client
-    std::atomic<uint64_t> idle_closed{0};  // closed after idle_timeout_ms
-    std::atomic<uint64_t> slow_closed{0};  // closed for not reading a reply
-    std::atomic<uint64_t> refused{0};      // requests answered null unseen by DPDK
-    std::atomic<uint64_t> forwarded{0};
-    std::atomic<uint64_t> dpdk_failures{0};  // DPDK's listener did not answer in time
-};
-
 class TelemetryGate {
   public:
     // Moves DPDK's socket aside, binds the public path and starts serving.
@@ -54,6 +43,7 @@ class TelemetryGate {
     TelemetryGate(const TelemetryGate&) = delete;
     TelemetryGate& operator=(const TelemetryGate&) = delete;
 
+    // Read by /pmdfwd/info; written by the gate's thread only.
     const TelemetryGateCounters& counters() const { return counters_; }
 
   private:

@@ -1,5 +1,6 @@
-// The recycle driver's counters, declared once: the driver, the records the
-// control plane shows, and docs/cli.md all read this list. Pure: no DPDK.
+// The recycle driver's counters and free levels, declared once. The driver, the pool and worker records
+// (record_schemas.hpp) and so pmdctl and docs/cli.md all read these lists.
+// Pure: no DPDK.
 #pragma once
 
 #include <cstddef>
@@ -7,23 +8,37 @@
 
 namespace pmdfwd {
 
-// Counters modelled on the kernel's page_pool alloc/recycle stats, declared
-// once. Each lcore writes its own set; a pool's figures are the sum.
-#define PMDFWD_RECYCLE_COUNTS(X)                                                               \
-    X(alloc_fast, "owner: objects served from its store as it stood (cache hit)")              \
-    X(alloc_slow, "owner: objects served after a refill of its store")                         \
-    X(alloc_empty, "owner: allocations that failed: every object of the pool was in use")      \
-    X(refill_defer, "owner: objects pulled back from defer rings")                             \
-    X(refill_shared, "owner: objects pulled from the shared ring")                             \
-    X(recycled, "objects freed on the owner lcore, straight into its store")                   \
-    X(deferred, "objects freed on another worker lcore, pushed to the owner in batches")       \
-    X(defer_full, "of those, objects that found the defer ring full and took the shared ring") \
-    X(shared_put, "objects freed on the main lcore or a non-EAL thread (shared ring)")         \
-    X(foreign_alloc, "objects allocated on an lcore other than the owner")                     \
-    X(foreign_fail, "allocations on a non-owner lcore that the shared ring could not serve")
+// Modelled on the kernel's page_pool alloc/recycle stats:
+// X(name, unit, rare, help), rare being a failure or a fallback that is
+// normally 0. Each lcore writes its own set; a pool's figures are the sum.
+#define PMDFWD_RECYCLE_COUNTS(X)                                                                 \
+    X(alloc_fast, mbufs, false, "owner: objects served from its store as it stood (cache hit)")         \
+    X(alloc_slow, mbufs, false, "owner: objects served after a refill of its store")                    \
+    X(alloc_empty, calls, true, "owner: allocations that failed: every object of the pool was in use") \
+    X(refill_defer, mbufs, false, "owner: objects pulled back from defer rings")                        \
+    X(refill_shared, mbufs, false, "owner: objects pulled from the shared ring")                        \
+    X(recycled, mbufs, false, "objects freed on the owner lcore, straight into its store")              \
+    X(deferred, mbufs, false, "objects freed on another worker lcore, pushed to the owner in batches")  \
+    X(defer_full, mbufs, false,                                                                         \
+      "of those, objects that found the defer ring full and took the shared ring")               \
+    X(shared_put, mbufs, true, "objects freed on the main lcore or a non-EAL thread (shared ring)")    \
+    X(foreign_alloc, mbufs, true, "objects allocated on an lcore other than the owner")                \
+    X(foreign_fail, calls, true, "allocations on a non-owner lcore that the shared ring could not serve")
+
+// Where a recycle pool's free objects lie now, X(name, unit, help): levels, read while the
+// workers run, so approximate; their sum plus DPDK's lcore caches is avail.
+#define PMDFWD_RECYCLE_LEVELS(X)                                                                   \
+    X(free_owner_store, mbufs, "free objects in the owner's store, what alloc_fast serves")        \
+    X(free_pending, mbufs, "free objects in batches on non-owner lcores, not pushed yet")          \
+    X(free_defer_rings, mbufs,                                                                     \
+      "free objects pushed to the owner's defer rings, waiting (the owner leaves the newest half " \
+      "of each ring to age)")                                                                      \
+    X(free_shared_ring, mbufs, "free objects in the shared ring (at start, every object)")         \
+    X(overflow, mbufs,                                                                             \
+      "objects beyond the pool's size, which only a double free causes: it should be 0")
 
 struct RecycleCounts {
-#define PMDFWD_RECYCLE_FIELD(name, help) uint64_t name = 0;
+#define PMDFWD_RECYCLE_FIELD(name, unit, rare, help) uint64_t name = 0;
     PMDFWD_RECYCLE_COUNTS(PMDFWD_RECYCLE_FIELD)
 #undef PMDFWD_RECYCLE_FIELD
 
@@ -31,45 +46,29 @@ struct RecycleCounts {
     RecycleCounts minus(const RecycleCounts& base) const;  // counters only grow
 };
 
-struct RecycleCountInfo {
-    const char* name;
-    const char* help;
-};
-
-inline constexpr RecycleCountInfo kRecycleCountInfo[] = {
-#define PMDFWD_RECYCLE_INFO(name, help) {#name, help},
-    PMDFWD_RECYCLE_COUNTS(PMDFWD_RECYCLE_INFO)
-#undef PMDFWD_RECYCLE_INFO
-};
-
-// Calls fn(info, a.x, b.x) for every counter x, in declaration order.
+// Calls fn(a.x, b.x) for every counter x, in declaration order.
 template <class A, class B, class Fn>
 void for_each_recycle_count(A& a, B& b, Fn&& fn) {
-    size_t i = 0;
-#define PMDFWD_RECYCLE_VISIT(name, help) fn(kRecycleCountInfo[i++], a.name, b.name);
+#define PMDFWD_RECYCLE_VISIT(name, unit, rare, help) fn(a.name, b.name);
     PMDFWD_RECYCLE_COUNTS(PMDFWD_RECYCLE_VISIT)
 #undef PMDFWD_RECYCLE_VISIT
 }
 
 inline RecycleCounts& RecycleCounts::operator+=(const RecycleCounts& o) {
-    for_each_recycle_count(*this, o,
-                           [](const RecycleCountInfo&, uint64_t& a, uint64_t b) { a += b; });
+    for_each_recycle_count(*this, o, [](uint64_t& a, uint64_t b) { a += b; });
     return *this;
 }
 
 inline RecycleCounts RecycleCounts::minus(const RecycleCounts& base) const {
     RecycleCounts out = *this;
-    for_each_recycle_count(out, base,
-                           [](const RecycleCountInfo&, uint64_t& a, uint64_t b) { a -= b; });
+    for_each_recycle_count(out, base, [](uint64_t& a, uint64_t b) { a -= b; });
     return out;
 }
 
 struct RecycleLevels {
-    uint64_t owner_store = 0;  // free objects in the owner's store
-    uint64_t pending = 0;      // in non-owner batches, not yet pushed
-    uint64_t defer_rings = 0;  // in defer rings, waiting for the owner
-    uint64_t shared_ring = 0;
-    uint64_t overflow = 0;  // objects beyond the pool's size: double frees
+#define PMDFWD_RECYCLE_LEVEL(name, unit, help) uint64_t name = 0;
+    PMDFWD_RECYCLE_LEVELS(PMDFWD_RECYCLE_LEVEL)
+#undef PMDFWD_RECYCLE_LEVEL
 };
 
 }  // namespace pmdfwd

@@ -25,16 +25,38 @@ class Counter {
     std::atomic<uint64_t> v_{0};
 };
 
+// A worker's own counters, declared once: X(name, unit, help). The
+// snapshot, the shared counter block, their arithmetic and the worker and
+// stats records (record_schemas.hpp) are all made from this list.
+#define PMDFWD_WORKER_COUNTERS(X)                                                                \
+    X(rx_pkts, packets, "packets received from its rx queue and the spare rx queues it polls")   \
+    X(rx_bytes, bytes,                                                                           \
+      "bytes received: the mbufs' packet lengths, without FCS, so they count where the PMD's "   \
+      "ibytes stay 0")                                                                           \
+    X(tx_pkts, packets, "packets that tx_burst took, from its own bursts or handed in")          \
+    X(tx_bytes, bytes, "bytes of those packets")                                                 \
+    X(handoff_out, packets,                                                                      \
+      "packets handed to the owner of the TX queue they leave on, over its handoff ring")        \
+    X(handoff_in, packets,                                                                       \
+      "packets taken from other workers' handoff rings and transmitted or dropped as the "       \
+      "queue's owner")                                                                           \
+    X(polls, polls, "loop iterations: rx_burst calls on its queue")                              \
+    X(empty_polls, polls, "polls that returned no packet and found no handoff waiting")          \
+    X(busy_tsc, cycles, "TSC cycles of polls that found work")                                   \
+    X(idle_tsc, cycles,                                                                          \
+      "TSC cycles of empty polls: spinning on empty queues, the adaptive pause phase included")  \
+    X(sleep_tsc, cycles, "TSC cycles asleep (adaptive) or waiting on rx interrupts (interrupt)") \
+    X(wakeups, events,                                                                           \
+      "sleeps and interrupt waits that ended (an interrupt wait also ends every 50 ms)")         \
+    X(full_bursts, polls,                                                                        \
+      "polls that returned a whole configured burst: the worker is behind when most do")
+
 struct WorkerSnapshot {
-    uint64_t rx_pkts = 0, rx_bytes = 0, tx_pkts = 0, tx_bytes = 0;
-    uint64_t polls = 0, empty_polls = 0, busy_tsc = 0, idle_tsc = 0;
-    uint64_t sleep_tsc = 0;    // asleep (adaptive) or waiting on rx interrupts
-    uint64_t wakeups = 0;      // sleeps and interrupt waits that ended
-    uint64_t handoff_out = 0;  // bursts' packets handed to the owner of a TX queue
-    uint64_t handoff_in = 0;   // packets taken from handoff rings to transmit
+#define PMDFWD_WORKER_SNAPSHOT_FIELD(name, unit, help) uint64_t name = 0;
+    PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_SNAPSHOT_FIELD)
+#undef PMDFWD_WORKER_SNAPSHOT_FIELD
     std::array<uint64_t, kDropReasonCount> drops{};
     std::array<uint64_t, kBurstBuckets> burst_hist{};
-    uint64_t full_bursts = 0;
 
     uint64_t total_drops() const {
         uint64_t t = 0;
@@ -49,25 +71,15 @@ struct WorkerSnapshot {
     WorkerSnapshot& operator+=(const WorkerSnapshot& other);
 };
 
-// The one list of counters: calls fn(a.x, b.x) for every counter x of two
-// objects with the counter fields (snapshots or WorkerStats).
+// Calls fn(a.x, b.x) for every counter x of two objects with the counter
+// fields (snapshots or WorkerStats).
 template <class A, class B, class Fn>
 void for_each_counter(A& a, B& b, Fn&& fn) {
-    fn(a.rx_pkts, b.rx_pkts);
-    fn(a.rx_bytes, b.rx_bytes);
-    fn(a.tx_pkts, b.tx_pkts);
-    fn(a.tx_bytes, b.tx_bytes);
-    fn(a.polls, b.polls);
-    fn(a.empty_polls, b.empty_polls);
-    fn(a.busy_tsc, b.busy_tsc);
-    fn(a.idle_tsc, b.idle_tsc);
-    fn(a.sleep_tsc, b.sleep_tsc);
-    fn(a.wakeups, b.wakeups);
-    fn(a.handoff_out, b.handoff_out);
-    fn(a.handoff_in, b.handoff_in);
+#define PMDFWD_WORKER_VISIT(name, unit, help) fn(a.name, b.name);
+    PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_VISIT)
+#undef PMDFWD_WORKER_VISIT
     for (size_t i = 0; i < kDropReasonCount; ++i) fn(a.drops[i], b.drops[i]);
     for (size_t i = 0; i < kBurstBuckets; ++i) fn(a.burst_hist[i], b.burst_hist[i]);
-    fn(a.full_bursts, b.full_bursts);
 }
 
 class alignas(64) WorkerStats {
@@ -81,12 +93,11 @@ class alignas(64) WorkerStats {
         seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     }
 
-    Counter rx_pkts, rx_bytes, tx_pkts, tx_bytes;
-    Counter polls, empty_polls, busy_tsc, idle_tsc, sleep_tsc, wakeups;
-    Counter handoff_out, handoff_in;
+#define PMDFWD_WORKER_COUNTER(name, unit, help) Counter name;
+    PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_COUNTER)
+#undef PMDFWD_WORKER_COUNTER
     std::array<Counter, kDropReasonCount> drops;
     std::array<Counter, kBurstBuckets> burst_hist;
-    Counter full_bursts;
 
     // Writer side: adds a batch of counts in one bracketed update.
     void publish(const WorkerSnapshot& delta) {

@@ -255,8 +255,11 @@ uint32_t Port::link_speed_mbps() const {
 PortStats Port::stats() const {
     rte_eth_stats s{};
     if (rte_eth_stats_get(id_, &s) != 0) return {};
-    return {s.ipackets, s.opackets, s.ibytes,  s.obytes,
-            s.imissed,  s.ierrors,  s.oerrors, s.rx_nombuf};
+    PortStats out;
+#define PMDFWD_PORT_FROM_ETHDEV(name, unit, column, help) out.name = s.name;
+    PMDFWD_PORT_COUNTERS(PMDFWD_PORT_FROM_ETHDEV)
+#undef PMDFWD_PORT_FROM_ETHDEV
+    return out;
 }
 
 }  // namespace pmdfwd

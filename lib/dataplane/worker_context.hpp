@@ -16,7 +16,7 @@ struct rte_ring;
 #include "l2_header.hpp"
 #include "link_state.hpp"
 #include "recycle_mempool.hpp"
-#include "tsc_histogram.hpp"
+#include "histogram.hpp"
 #include "worker_stats.hpp"
 
 namespace pmdfwd {
@@ -83,7 +83,7 @@ struct alignas(64) WorkerContext {
     std::atomic<bool> thread_known{false};
     // Per packet received: the time from its rx burst to the end of that
     // burst's transmit, in TSC cycles.
-    alignas(64) TscHistogram residence;
+    alignas(64) Histogram residence;
 
     // Read-only after launch; read only when their counts are not zero.
     HandoffIn handoff_in[kMaxWorkers];  // bursts other workers hand to this one

@@ -13,15 +13,11 @@
 #include <cstring>
 #include <utility>
 
+#include "record_schemas.hpp"
+
 namespace pmdfwd {
 
 namespace {
-
-constexpr const char* kDropNames[kNetlogDropCount] = {
-#define PMDFWD_NETLOG_DROP_NAME(name, help) #name,
-    PMDFWD_NETLOG_DROPS(PMDFWD_NETLOG_DROP_NAME)
-#undef PMDFWD_NETLOG_DROP_NAME
-};
 
 // How long the crash path waits for a sender to finish, and how long it keeps
 // offering a datagram to a full TX queue: bounded, because it runs in a
@@ -97,7 +93,7 @@ inline void NetlogChannel::bump(std::atomic<uint64_t>& c, uint64_t n) {
 
 // Drops are counted by threads that do not hold the lock (busy, stopped) too.
 void NetlogChannel::count(NetlogDrop reason, uint64_t n) {
-    drops_[size_t(reason)].fetch_add(n, std::memory_order_relaxed);
+    counters_.drops[size_t(reason)].fetch_add(n, std::memory_order_relaxed);
 }
 
 // Every buffer of the reserve carries the header template from the channel's
@@ -196,9 +192,9 @@ rte_mbuf* NetlogChannel::take_buffer() {
         if (rte_mbuf* m = prefilled()) return m;
     // alloc-first, as netpoll did before: top the pool up inline, then
     // allocate; the pool only serves when allocation fails.
-    if (!pool_first) bump(inline_refills_, top_up_prefilled());
+    if (!pool_first) bump(counters_.inline_refills, top_up_prefilled());
     if (rte_mbuf* m = fresh_buffer()) {  // pool-first: only when the stack ran dry
-        bump(reserve_allocs_);
+        bump(counters_.reserve_allocs);
         return m;
     }
     return pool_first ? nullptr : prefilled();
@@ -207,8 +203,7 @@ rte_mbuf* NetlogChannel::take_buffer() {
 // One datagram's send ended: into the histogram, from start to now. Returns now.
 uint64_t NetlogChannel::timed(uint64_t start) {
     const uint64_t now = rte_rdtsc();
-    const uint64_t ns = tsc_to_ns(now - start, ns_per_tsc_q32_);
-    latency_.record(ns);
+    latency_.record(now - start);
     return now;
 }
 
@@ -252,12 +247,12 @@ size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& te
             count(NetlogDrop::tx_full);
         } else {
             ++sent;
-            bump(datagrams_);
-            bump(bytes_, len);
+            bump(counters_.datagrams);
+            bump(counters_.bytes, len);
         }
         t = timed(t);
     });
-    if (sent == total) bump(records_);
+    if (sent == total) bump(counters_.records);
     if (pool_first) warm_next_prefilled();
     return sent;
 }
@@ -298,7 +293,7 @@ size_t NetlogChannel::send_emergency(const NetlogRecord& rec) {
         rte_pause();
     }
     const Inside inside;
-    emergency_.fetch_add(1, std::memory_order_relaxed);
+    counters_.emergency_sends.fetch_add(1, std::memory_order_relaxed);
     EscapedText text;
     text.len = escape_text(rec.text, text.body, sizeof(text.body), setup_.config.format);
     const size_t sent = stopped_.load(std::memory_order_seq_cst) ? 0 : send_locked(rec, text, true);
@@ -314,7 +309,7 @@ void NetlogChannel::refill() {
     // i40e...) would keep the reserve: ask for them back when it runs low.
     if (rte_mempool_avail_count(setup_.reserve) < stack_.size())
         rte_eth_tx_done_cleanup(setup_.port_id, setup_.queue, 0);
-    bump(refilled_, top_up_prefilled());
+    bump(counters_.refilled, top_up_prefilled());
     busy_.store(false, std::memory_order_release);
 }
 
@@ -326,44 +321,35 @@ void NetlogChannel::stop() {
 }
 
 Record NetlogChannel::stats() const {
-    Record r;
+    Record r(kLogRecord);
     const NetlogConfig& c = setup_.config;
-    r.add("enabled", "true");
-    r.add("port", setup_.port_name);
-    r.add("queue", setup_.queue);
-    r.add("src", c.src_ip.to_string() + ":" + std::to_string(c.src_port));
-    r.add("dst", c.dst_ip.to_string() + ":" + std::to_string(c.dst_port));
-    r.add("dst_mac", c.dst_mac.to_string());
-    r.add("format", to_string(c.format));
-    r.add("level", c.level);
-    r.add("send_path", to_string(c.send_path));
-    r.add("rate_limit", c.rate_limit);
-    r.add("records", records_.load(std::memory_order_relaxed));
-    r.add("datagrams", datagrams_.load(std::memory_order_relaxed));
-    r.add("bytes", bytes_.load(std::memory_order_relaxed));
+    r.set(kLogRecord.at("enabled"), "true");
+    r.set(kLogRecord.at("port"), setup_.port_name);
+    r.set(kLogRecord.at("queue"), setup_.queue);
+    r.set(kLogRecord.at("src"), c.src_ip.to_string() + ":" + std::to_string(c.src_port));
+    r.set(kLogRecord.at("dst"), c.dst_ip.to_string() + ":" + std::to_string(c.dst_port));
+    r.set(kLogRecord.at("dst_mac"), c.dst_mac.to_string());
+    r.set(kLogRecord.at("format"), std::string(to_string(c.format)));
+    r.set(kLogRecord.at("level"), c.level);
+    r.set(kLogRecord.at("send_path"), std::string(to_string(c.send_path)));
+    r.set(kLogRecord.at("rate_limit"), c.rate_limit);
+#define PMDFWD_SET_NETLOG(name, unit, help) \
+    r.set(kLogRecord.at(#name), counters_.name.load(std::memory_order_relaxed));
+    PMDFWD_NETLOG_COUNTERS(PMDFWD_SET_NETLOG)
+#undef PMDFWD_SET_NETLOG
     uint64_t dropped = 0;
-    for (size_t i = 0; i < kNetlogDropCount; ++i)
-        dropped += drops_[i].load(std::memory_order_relaxed);
-    r.add("dropped", dropped);
-    for (size_t i = 0; i < kNetlogDropCount; ++i)
-        r.add(std::string("drop_") + kDropNames[i], drops_[i].load(std::memory_order_relaxed));
-    r.add("reserve_size", uint64_t(setup_.reserve->size));
-    r.add("reserve_free", uint64_t(rte_mempool_avail_count(setup_.reserve)));
-    r.add("prefill_target", uint64_t(stack_.size()));
-    r.add("prefilled", uint64_t(stack_len_.load(std::memory_order_relaxed)));
-    r.add("refilled", refilled_.load(std::memory_order_relaxed));
-    r.add("inline_refills", inline_refills_.load(std::memory_order_relaxed));
-    r.add("reserve_allocs", reserve_allocs_.load(std::memory_order_relaxed));
-    r.add("emergency_sends", emergency_.load(std::memory_order_relaxed));
-    const LatencySnapshot lat = latency_.read();
-    r.add("latency_count", lat.count);
-    r.add("latency_avg_ns", lat.count ? lat.sum_ns / lat.count : 0);
-    r.add("latency_p50_ns", lat.percentile_ns(0.50));
-    r.add("latency_p90_ns", lat.percentile_ns(0.90));
-    r.add("latency_p99_ns", lat.percentile_ns(0.99));
-    r.add("latency_max_ns", lat.max_ns);
-    for (size_t i = 0; i < kLatencyBuckets; ++i)
-        if (lat.buckets[i]) r.add("latency_bucket_" + std::to_string(i), lat.buckets[i]);
+    constexpr FieldId kFirstDrop = kLogRecord.group_first("drops");
+    for (size_t i = 0; i < kNetlogDropCount; ++i) {
+        const uint64_t n = counters_.drops[i].load(std::memory_order_relaxed);
+        r.set(Record::next(kFirstDrop, i), n);
+        dropped += n;
+    }
+    r.set(kLogRecord.at("dropped"), dropped);
+    r.set(kLogRecord.at("reserve_size"), uint64_t(setup_.reserve->size));
+    r.set(kLogRecord.at("reserve_free"), uint64_t(rte_mempool_avail_count(setup_.reserve)));
+    r.set(kLogRecord.at("prefill_target"), uint64_t(stack_.size()));
+    r.set(kLogRecord.at("prefilled"), uint64_t(stack_len_.load(std::memory_order_relaxed)));
+    r.set(kLogRecord.at("latency"), histogram_view(latency_.read(), tsc_hz_));
     return r;
 }
 

@@ -14,7 +14,8 @@
 
 #include "config.hpp"
 #include "error.hpp"
-#include "latency_histogram.hpp"
+#include "histogram.hpp"
+#include "netlog_counters.hpp"
 #include "netlog_format.hpp"
 #include "record.hpp"
 #include "token_bucket.hpp"
@@ -24,21 +25,6 @@ struct rte_mbuf;
 struct rte_mempool;
 
 namespace pmdfwd {
-
-#define PMDFWD_NETLOG_DROPS(X)                                                 \
-    X(rate_limited, "the token bucket (netlog.rate_limit) was empty")          \
-    X(busy, "another thread was sending on the channel: a sender never waits") \
-    X(no_buffer, "neither a pre-filled buffer nor the reserve had one")        \
-    X(tx_full, "the channel's TX queue did not take the datagram")             \
-    X(stopped, "the channel was stopped (shutdown)")
-
-enum class NetlogDrop : unsigned {
-#define PMDFWD_NETLOG_DROP_ENUM(name, help) name,
-    PMDFWD_NETLOG_DROPS(PMDFWD_NETLOG_DROP_ENUM)
-#undef PMDFWD_NETLOG_DROP_ENUM
-        count
-};
-constexpr size_t kNetlogDropCount = size_t(NetlogDrop::count);
 
 struct NetlogSetup {
     NetlogConfig config;
@@ -69,7 +55,8 @@ class NetlogChannel {
     void stop();
 
     Record stats() const;
-    LatencySnapshot latency() const { return latency_.read(); }
+    // Each datagram's send, in TSC cycles.
+    HistogramSnapshot latency() const { return latency_.read(); }
     // What the prefetch works with: the buffer the next pool-first send takes
     // (nullptr when none, or when the channel is in use), and whether the
     // reserve's frames sit where the prefetch looks for them.
@@ -92,7 +79,7 @@ class NetlogChannel {
     rte_mbuf* fresh_buffer();
     uint32_t top_up_prefilled();
     void count(NetlogDrop reason, uint64_t n = 1);
-    void bump(std::atomic<uint64_t>& c, uint64_t n = 1);
+    static void bump(std::atomic<uint64_t>& c, uint64_t n = 1);
 
     NetlogSetup setup_;
     UdpFrameTemplate template_;
@@ -110,12 +97,8 @@ class NetlogChannel {
     std::atomic<uint32_t> stack_len_{0};  // written under the lock, read by stats()
     uint16_t ip_id_ = 0;
 
-    // Counters: written under the lock, read by any thread.
-    std::atomic<uint64_t> records_{0}, datagrams_{0}, bytes_{0};
-    std::atomic<uint64_t> refilled_{0}, inline_refills_{0}, reserve_allocs_{0};
-    std::atomic<uint64_t> emergency_{0};
-    std::atomic<uint64_t> drops_[kNetlogDropCount] = {};
-    LatencyHistogram latency_;
+    NetlogCounters counters_;
+    Histogram latency_;  // written under the lock
 };
 
 }  // namespace pmdfwd

@@ -12,7 +12,7 @@
 //          to the TX queue; what netpoll_send_udp does, so the targets apply
 //          to it;
 //   record what the caller waits for: escape, lock, head, then the send.
-// Prints each mode's log2 histogram of sends, exact p50/p99 from the raw
+// Prints each mode's histogram of sends, exact p50/p99 from the raw
 // samples, and the ratios; exit 0 when the targets are met, 1 when not.
 #include <pthread.h>
 #include <rte_bus_vdev.h>
@@ -51,7 +51,7 @@ struct Mode {
     std::vector<uint64_t> samples_ns;  // each datagram's send, as the channel timed it
     std::vector<uint64_t> record_ns;   // each record, as its caller waited for it
     uint64_t not_sent = 0;             // dropped (the refill held the channel): not timed
-    LatencyHistogram hist;
+    Histogram hist;                    // the same sends, in TSC cycles
 };
 
 uint64_t percentile(std::vector<uint64_t> v, double p) {
@@ -130,16 +130,16 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
         r.timestamp_us = 86400000000 + uint64_t(i) * o.gap_us;
         r.text = text;
         // The send's own time is exact in the histogram's sum: one datagram.
-        const uint64_t timed_before = channel.latency().sum_ns;
+        const uint64_t timed_before = channel.latency().sum;
         const uint64_t t0 = rte_rdtsc();
         const size_t sent = channel.send(r);
         const uint64_t ns = (rte_rdtsc() - t0) * 1000000000 / hz;
         if (sent == 0) {
             ++m.not_sent;
         } else {
-            const uint64_t send_ns = channel.latency().sum_ns - timed_before;
-            m.samples_ns.push_back(send_ns);
-            m.hist.record(send_ns);
+            const uint64_t send_tsc = channel.latency().sum - timed_before;
+            m.samples_ns.push_back(send_tsc * 1000000000 / hz);
+            m.hist.record(send_tsc);
             m.record_ns.push_back(ns);
         }
         rte_delay_us_block(o.gap_us);
@@ -155,10 +155,10 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
 }
 
 void report(const Mode& m) {
-    const LatencySnapshot s = m.hist.read();
+    const HistogramView s = histogram_view(m.hist.read(), rte_get_tsc_hz());
     std::printf("%s: %zu records of one datagram (%llu not sent, not counted)\n", m.name,
                 m.samples_ns.size(), (unsigned long long)m.not_sent);
-    for (const auto& line : s.render(40)) std::printf("  %s\n", line.c_str());
+    for (const auto& line : histogram_bars(s)) std::printf("  %s\n", line.c_str());
     std::printf("  send:   p50 %llu ns  p99 %llu ns  max %llu ns (exact, from every sample)\n",
                 (unsigned long long)percentile(m.samples_ns, 0.50),
                 (unsigned long long)percentile(m.samples_ns, 0.99), (unsigned long long)s.max_ns);

@@ -78,11 +78,10 @@ WorkerSnapshot settled_totals(const Appliance& app, uint64_t rx) {
 const char* name(PoolModel m) { return to_string(m); }
 
 std::string field(const Record& r, const std::string& key) {
-    for (const auto& [k, v] : r.fields)
-        if (k == key)
-            return std::holds_alternative<std::string>(v) ? std::get<std::string>(v)
-                                                          : std::to_string(std::get<uint64_t>(v));
-    return "(absent)";
+    const auto v = r.get(key);
+    if (!v) return "(absent)";
+    return std::holds_alternative<std::string>(*v) ? std::get<std::string>(*v)
+                                                   : std::to_string(std::get<uint64_t>(*v));
 }
 
 }  // namespace

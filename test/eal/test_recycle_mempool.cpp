@@ -219,7 +219,7 @@ void run_storm(rte_mempool* mp, uint64_t bursts) {
     // Every object that left the pool came back through exactly one door.
     const RecycleLevels l = recycle_levels(mp);
     CHECK(l.overflow == 0);
-    CHECK(l.pending == 0);  // the other lcore pushed its last batch
+    CHECK(l.free_pending == 0);  // the other lcore pushed its last batch
     check_whole(mp);
 }
 
@@ -241,7 +241,7 @@ TEST_CASE("recycle pool: the main lcore allocates before workers start", "[recyc
     rte_mempool* mp = make_pool(0, 1024);
     // Populating is not a free: nothing is counted yet.
     CHECK(recycle_counts(mp).shared_put == 0);
-    CHECK(recycle_levels(mp).shared_ring == 1024);
+    CHECK(recycle_levels(mp).free_shared_ring == 1024);
     // Port set-up allocates on the main lcore: all of the pool is reachable.
     std::vector<rte_mbuf*> all(1024);
     REQUIRE(rte_pktmbuf_alloc_bulk(mp, all.data(), 1024) == 0);
@@ -332,8 +332,8 @@ TEST_CASE(
     CHECK(c.deferred == 3000);
     CHECK(c.defer_full == 3000 - 2048);
     RecycleLevels l = recycle_levels(mp);
-    CHECK(l.defer_rings == 2048);
-    CHECK(l.shared_ring == 4096 - 2048);
+    CHECK(l.free_defer_rings == 2048);
+    CHECK(l.free_shared_ring == 4096 - 2048);
     CHECK(unclamped_object_count(mp) == 4096);
 
     // The owner's first refill takes only the older half of the defer ring
@@ -346,16 +346,16 @@ TEST_CASE(
     CHECK(c.refill_defer == 1024);
     CHECK(c.refill_shared == 0);
     CHECK(c.alloc_slow == 64);
-    CHECK(recycle_levels(mp).defer_rings == 1024);
+    CHECK(recycle_levels(mp).free_defer_rings == 1024);
     run_on(kOwner, owner_puts_64, &o);
     CHECK(recycle_counts(mp).recycled == 64);
 
     // A retired owner leaves every free buffer where the main lcore can take it.
     run_on(kOwner, owner_retires, mp);
     l = recycle_levels(mp);
-    CHECK(l.shared_ring == 4096);
-    CHECK(l.owner_store == 0);
-    CHECK(l.defer_rings == 0);
+    CHECK(l.free_shared_ring == 4096);
+    CHECK(l.free_owner_store == 0);
+    CHECK(l.free_defer_rings == 0);
     std::vector<rte_mbuf*> all(4096);
     CHECK(rte_pktmbuf_alloc_bulk(mp, all.data(), 4096) == 0);
     rte_pktmbuf_free_bulk(all.data(), 4096);

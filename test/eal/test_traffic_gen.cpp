@@ -14,7 +14,7 @@
 #include "port.hpp"
 #include "ring_ports.hpp"
 #include "traffic_gen.hpp"
-#include "tsc_histogram.hpp"
+#include "histogram.hpp"
 
 using namespace pmdfwd;
 
@@ -116,7 +116,7 @@ TEST_CASE("pmdgen engine: loss, reordering and duplicates against a known wire",
     CHECK(s.duplicates() == 2);
     CHECK(s.reordered() == 2);
     CHECK(gen.counters().rx_other == 5);
-    const TscSnapshot lat = gen.latency().read();
+    const HistogramSnapshot lat = gen.latency().read();
     CHECK(lat.count == s.received());
     CHECK(lat.min <= lat.max);
     CHECK(wire.pool->audit().missing() == 0);

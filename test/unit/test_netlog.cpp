@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "config_loader.hpp"
-#include "latency_histogram.hpp"
 #include "netlog_format.hpp"
 #include "plan.hpp"
 #include "recent_records.hpp"
@@ -148,31 +147,6 @@ TEST_CASE("udp frame: template, lengths and a valid IPv4 checksum", "[netlog]") 
             CHECK(std::equal(f.begin() + 6, f.begin() + 12, ep.src_mac.bytes.begin()));
         }
     }
-}
-
-TEST_CASE("latency histogram: log2 buckets, percentiles as bucket edges", "[netlog]") {
-    CHECK(latency_bucket(0) == 0);
-    CHECK(latency_bucket(1) == 0);
-    CHECK(latency_bucket(2) == 1);
-    CHECK(latency_bucket(1023) == 9);
-    CHECK(latency_bucket(1024) == 10);
-    CHECK(latency_bucket(~uint64_t(0)) == kLatencyBuckets - 1);
-    LatencyHistogram h;
-    for (int i = 0; i < 90; ++i) h.record(300);  // [256, 512)
-    for (int i = 0; i < 9; ++i) h.record(1500);  // [1024, 2048)
-    h.record(70000);                             // [65536, 131072)
-    const LatencySnapshot s = h.read();
-    CHECK(s.count == 100);
-    CHECK(s.max_ns == 70000);
-    CHECK(s.percentile_ns(0.50) == 511);
-    CHECK(s.percentile_ns(0.90) == 511);
-    CHECK(s.percentile_ns(0.99) == 2047);
-    CHECK(s.percentile_ns(1.0) == 70000);  // capped at the largest seen
-    const auto lines = s.render(10);
-    REQUIRE(lines.size() == 9);  // buckets 8 .. 16
-    CHECK(lines.front() == "[256, 512) 90 |@@@@@@@@@@|");
-    CHECK(lines[2] == "[1024, 2048) 9 |@         |");
-    CHECK(LatencySnapshot{}.percentile_ns(0.5) == 0);
 }
 
 TEST_CASE("token bucket: a burst, then the rate", "[netlog]") {

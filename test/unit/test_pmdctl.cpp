@@ -4,12 +4,19 @@
 #include <catch2/catch.hpp>
 #include <iterator>
 
-#include "netlog_channel.hpp"
-#include "recycle_counts.hpp"
-#include "render.hpp"
+#include "record_schemas.hpp"
+#include "record_view.hpp"
+#include "renderers.hpp"
+#include "table.hpp"
 #include "telemetry_client.hpp"
+#include "units.hpp"
 
 using namespace pmdctl;
+using pmdfwd::human_bytes;
+using pmdfwd::human_count;
+using pmdfwd::human_duration;
+using pmdfwd::human_ns;
+using pmdfwd::percent;
 
 namespace {
 
@@ -56,11 +63,11 @@ Json worker_record(uint64_t id, uint64_t rx, uint64_t drops_tx_full, uint64_t ha
 }
 
 // The recycle counters, as Appliance::worker() adds them under model
-// "recycle" ("recycle_" + every name of recycle_counts.hpp, in its order).
+// "recycle" (the worker table's recycle group, in its order).
 void add_worker_recycle(Json& w, std::vector<uint64_t> values) {
-    REQUIRE(values.size() == std::size(pmdfwd::kRecycleCountInfo));
-    for (size_t i = 0; i < values.size(); ++i)
-        w[std::string("recycle_") + pmdfwd::kRecycleCountInfo[i].name] = values[i];
+    const auto fields = pmdfwd::kWorkerRecord.group("recycle");
+    REQUIRE(values.size() == fields.size());
+    for (size_t i = 0; i < values.size(); ++i) w[std::string(fields[i].key)] = values[i];
 }
 
 // A pool record shaped like pool_record() plus Appliance::pool()'s "ops".
@@ -86,15 +93,16 @@ Json recycle_pool(const std::string& name, uint64_t owner, uint64_t in_use,
     p["free_defer_rings"] = 1024;
     p["free_shared_ring"] = 0;
     p["overflow"] = 0;
-    REQUIRE(counts.size() == std::size(pmdfwd::kRecycleCountInfo));
-    for (size_t i = 0; i < counts.size(); ++i) p[pmdfwd::kRecycleCountInfo[i].name] = counts[i];
+    const auto fields = pmdfwd::kPoolRecord.group("recycle");
+    REQUIRE(counts.size() == fields.size());
+    for (size_t i = 0; i < counts.size(); ++i) p[std::string(fields[i].key)] = counts[i];
     return p;
 }
 
 // A /pmdfwd/log dict shaped like NetlogChannel::stats(): 1224 sends timed,
 // 42 datagrams dropped (30 by the token bucket, 10 finding the channel busy,
 // 2 refused by the TX queue), the pre-filled stack ran dry 3 times. The
-// percentiles are what LatencySnapshot::percentile_ns gives for these buckets.
+// percentiles are what HistogramView::percentile_ns gives for these buckets.
 Json log_record() {
     return Json{{"enabled", "true"},
                 {"port", "p0"},
@@ -124,16 +132,16 @@ Json log_record() {
                 {"reserve_allocs", 3},
                 {"emergency_sends", 0},
                 {"latency_count", 1224},
+                {"latency_sum_ns", 492048},
+                {"latency_min_ns", 150},
                 {"latency_avg_ns", 402},
-                {"latency_p50_ns", 511},
-                {"latency_p90_ns", 1023},
-                {"latency_p99_ns", 2047},
+                {"latency_p50_ns", 447},
+                {"latency_p90_ns", 639},
+                {"latency_p99_ns", 1791},
+                {"latency_p999_ns", 5210},
                 {"latency_max_ns", 5210},
-                {"latency_bucket_7", 12},
-                {"latency_bucket_8", 980},
-                {"latency_bucket_9", 200},
-                {"latency_bucket_10", 30},
-                {"latency_bucket_12", 2}};
+                {"latency_le_ns", {191, 447, 639, 1791, 3583, 5631}},
+                {"latency_buckets", {12, 980, 200, 30, 0, 2}}};
 }
 
 }  // namespace
@@ -427,14 +435,14 @@ TEST_CASE("show workers: handoff and the recycle counters of each lcore", "[pmdc
 }
 
 TEST_CASE("every recycle counter gets a column once it is non-zero", "[pmdctl]") {
-    // The list is recycle_counts.hpp's: a counter added there needs no pmdctl change.
-    for (const auto& info : pmdfwd::kRecycleCountInfo) {
-        INFO(info.name);
-        const std::string name = info.name;
+    // The list is the worker table's: a counter added there needs no pmdctl change.
+    for (const auto& info : pmdfwd::kWorkerRecord.group("recycle")) {
+        INFO(info.key);
+        const std::string name(info.header());
         const size_t cut = name.find('_');
         const std::string over = cut == std::string::npos ? "" : name.substr(0, cut);
         const std::string header = cut == std::string::npos ? name : name.substr(cut + 1);
-        const Json w{{"worker", 0}, {"recycle_" + name, 4242}};
+        const Json w{{"worker", 0}, {std::string(info.key), 4242}};
         const std::string out = render_workers({w});
         const size_t at = out.find("recycle counters on each worker's lcore");
         REQUIRE(at != std::string::npos);
@@ -640,25 +648,25 @@ TEST_CASE("show log: summary, drops by reason, latency histogram", "[pmdctl]") {
           "emergency    0 sends\n"
           "\n"
           "send latency (1.22K datagrams, each from taking its buffer to the TX queue):\n"
-          "[128ns, 256ns)     12 |                                        |\n"
-          "[256ns, 512ns)    980 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-          "[512ns, 1.02us)   200 |@@@@@@@@                                |\n"
-          "[1.02us, 2.05us)   30 |@                                       |\n"
-          "[2.05us, 4.10us)    0 |                                        |\n"
-          "[4.10us, 8.19us)    2 |                                        |\n"
-          "p50 <= 511ns  p90 <= 1.02us  p99 <= 2.05us  max 5.21us  avg 402ns\n"
-          "(p50/p90/p99: the upper edge of the log2 bucket the percentile falls in)\n");
+          "<= 191ns    12 |                                        |\n"
+          "<= 447ns   980 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+          "<= 639ns   200 |@@@@@@@@                                |\n"
+          "<= 1.79us   30 |@                                       |\n"
+          "<= 3.58us    0 |                                        |\n"
+          "<= 5.63us    2 |                                        |\n"
+          "p50 <= 447ns  p90 <= 639ns  p99 <= 1.79us  max 5.21us  avg 402ns\n"
+          "(p50/p90/p99: the upper edge of the bucket the percentile falls in, within 25%)\n");
 
     // Nothing sent yet, no limit, and a field this pmdctl does not know.
     Json idle = log_record();
     for (const char* key :
          {"records", "datagrams", "bytes", "dropped", "drop_rate_limited", "drop_busy",
-          "drop_tx_full", "refilled", "reserve_allocs", "latency_count", "latency_avg_ns",
-          "latency_p50_ns", "latency_p90_ns", "latency_p99_ns", "latency_max_ns"})
+          "drop_tx_full", "refilled", "reserve_allocs", "latency_count", "latency_sum_ns",
+          "latency_min_ns", "latency_avg_ns", "latency_p50_ns", "latency_p90_ns", "latency_p99_ns",
+          "latency_p999_ns", "latency_max_ns"})
         idle[key] = 0;
-    for (const char* key : {"latency_bucket_7", "latency_bucket_8", "latency_bucket_9",
-                            "latency_bucket_10", "latency_bucket_12"})
-        idle.erase(key);
+    idle["latency_le_ns"] = Json::array();
+    idle["latency_buckets"] = Json::array();
     idle["rate_limit"] = 0;
     idle["send_path"] = "alloc-first";
     idle["inline_refills"] = 64;
@@ -681,39 +689,10 @@ TEST_CASE("show log: summary, drops by reason, latency histogram", "[pmdctl]") {
           "  log: new_field=7\n");
 }
 
-TEST_CASE("show log: histogram columns line up, bpftrace style", "[pmdctl]") {
-    // Labels padded to the widest, counts right-aligned to the widest, empty
-    // buckets inside the range printed, bars floor(count * width / most):
-    // 617283 of 1234567 is 4.99999 of 10.
-    const Json narrow{{"latency_bucket_0", 5},
-                      {"latency_bucket_1", 1234567},
-                      {"latency_bucket_3", 617283},
-                      {"latency_count", 1851855}};
-    CHECK(render_latency_histogram(narrow, 10) ==
-          "[0, 2ns)           5 |          |\n"
-          "[2ns, 4ns)   1234567 |@@@@@@@@@@|\n"
-          "[4ns, 8ns)         0 |          |\n"
-          "[8ns, 16ns)   617283 |@@@@      |\n");
-
-    // latency_bucket() clamps everything from 2^31 ns into the last bucket.
-    const Json slow{{"latency_bucket_29", 3}, {"latency_bucket_31", 1}};
-    CHECK(render_latency_histogram(slow) ==
-          "[537ms, 1.07s)  3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-          "[1.07s, 2.15s)  0 |                                        |\n"
-          "[2.15s, ...)    1 |@@@@@@@@@@@@@                           |\n");
-
-    CHECK(render_latency_histogram(Json{{"latency_count", 0}}).empty());
-    CHECK(render_latency_histogram(Json{{"enabled", "false"}}).empty());
-}
-
 TEST_CASE("show log: every netlog drop reason is named once non-zero", "[pmdctl]") {
-    // The list is netlog_channel.hpp's: a reason added there needs no pmdctl change.
-    const char* const reasons[] = {
-#define PMDCTL_TEST_DROP_NAME(name, help) #name,
-        PMDFWD_NETLOG_DROPS(PMDCTL_TEST_DROP_NAME)
-#undef PMDCTL_TEST_DROP_NAME
-    };
-    for (const std::string reason : reasons) {
+    // The list is the log record's table: a reason added there needs no pmdctl change.
+    for (const auto& f : pmdfwd::kLogRecord.group("drops")) {
+        const std::string reason(f.member);
         INFO(reason);
         Json log = log_record();
         for (auto& [key, value] : log.items())
@@ -727,10 +706,22 @@ TEST_CASE("show log: every netlog drop reason is named once non-zero", "[pmdctl]
 }
 
 TEST_CASE("show latency: per-worker percentiles and histogram bars", "[pmdctl][latency]") {
-    const Json w0{{"worker", 0},       {"rx_port", "a"},     {"rx_queue", 0},    {"poll", "busy"},
-                  {"enabled", "true"}, {"pkts", 1500},       {"min_ns", 250},    {"avg_ns", 1800},
-                  {"p50_ns", 1500},    {"p90_ns", 3000},     {"p99_ns", 12000},  {"p999_ns", 40000},
-                  {"max_ns", 2500000}, {"lt_1500_ns", 1000}, {"lt_3000_ns", 500}};
+    const Json w0{{"worker", 0},
+                  {"rx_port", "a"},
+                  {"rx_queue", 0},
+                  {"poll", "busy"},
+                  {"enabled", "true"},
+                  {"residence_count", 1500},
+                  {"residence_sum_ns", 2700000},
+                  {"residence_min_ns", 250},
+                  {"residence_avg_ns", 1800},
+                  {"residence_p50_ns", 1500},
+                  {"residence_p90_ns", 3000},
+                  {"residence_p99_ns", 12000},
+                  {"residence_p999_ns", 40000},
+                  {"residence_max_ns", 2500000},
+                  {"residence_le_ns", {1500, 3000}},
+                  {"residence_buckets", {1000, 500}}};
     CHECK(render_latency({w0}, false) ==
           "residence time since the last clear: from a packet's rx burst to the end of that "
           "burst's transmit\n"
@@ -738,8 +729,8 @@ TEST_CASE("show latency: per-worker percentiles and histogram bars", "[pmdctl][l
           "     0  a/0  busy  1.50K  250ns  1.80us  1.50us  3.00us  12.0us  40.0us  2.50ms\n"
           "(percentiles: the upper edge of their bucket, within 25%)\n");
     const std::string with_bars = render_latency({w0}, true);
-    CHECK(with_bars.find("\nworker 0:\n< 1.50us  1000  |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
-                         "< 3.00us   500  |@@@@@@@@@@@@@@@@@@@@                    |\n") !=
+    CHECK(with_bars.find("\nworker 0:\n<= 1.50us  1000 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+                         "<= 3.00us   500 |@@@@@@@@@@@@@@@@@@@@                    |\n") !=
           std::string::npos);
     Json off = w0;
     off["enabled"] = "false";
@@ -756,11 +747,9 @@ TEST_CASE("show workers: the poll mode and time split", "[pmdctl][poll]") {
     w["wakeups"] = 1234;
     w["cpu_permille"] = 31;
     w["cpu_ns"] = 5000;
-    w["latency_p99_ns"] = 900;
     const std::string out = render_workers({w});
     CHECK(out.find("worker  poll      busy%  spin%  sleep%  wakeups  cpu%\n"
                    "     0  adaptive  10.0%   5.0%   85.0%    1.23K  3.1%\n") != std::string::npos);
-    // Shown in the split or by `show latency`, so not repeated as "other".
+    // Behind cpu%, so not repeated as "other".
     CHECK(out.find("cpu_ns=") == std::string::npos);
-    CHECK(out.find("latency_p99_ns=") == std::string::npos);
 }

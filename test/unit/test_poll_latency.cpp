@@ -11,7 +11,7 @@
 #include "probe_frame.hpp"
 #include "report.hpp"
 #include "sequence_tracker.hpp"
-#include "tsc_histogram.hpp"
+#include "histogram.hpp"
 
 using namespace pmdfwd;
 
@@ -110,22 +110,22 @@ TEST_CASE("quirks: vdev driver names from devargs", "[poll][quirks]") {
 }
 
 TEST_CASE("tsc histogram: buckets tile the line, within 25%", "[latency]") {
-    for (size_t i = 0; i + 1 < kTscBuckets; ++i) {
+    for (size_t i = 0; i + 1 < kHistogramBuckets; ++i) {
         INFO(i);
-        CHECK(tsc_bucket_high(i) == tsc_bucket_low(i + 1));
-        CHECK(tsc_bucket(tsc_bucket_low(i)) == i);
-        CHECK(tsc_bucket(tsc_bucket_high(i) - 1) == i);
-        if (tsc_bucket_low(i) >= 4)
-            CHECK(double(tsc_bucket_high(i)) / double(tsc_bucket_low(i)) <= 1.25);
+        CHECK(histogram_bucket_high(i) == histogram_bucket_low(i + 1));
+        CHECK(histogram_bucket(histogram_bucket_low(i)) == i);
+        CHECK(histogram_bucket(histogram_bucket_high(i) - 1) == i);
+        if (histogram_bucket_low(i) >= 4)
+            CHECK(double(histogram_bucket_high(i)) / double(histogram_bucket_low(i)) <= 1.25);
     }
-    CHECK(tsc_bucket(UINT64_MAX) == kTscBuckets - 1);
+    CHECK(histogram_bucket(UINT64_MAX) == kHistogramBuckets - 1);
 }
 
 TEST_CASE("tsc histogram: percentiles, weights and differences", "[latency]") {
-    TscHistogram h;
+    Histogram h;
     for (uint64_t v = 1; v <= 1000; ++v) h.record(v);
     h.record(100000, 10);  // one burst of 10 packets
-    const TscSnapshot s = h.read();
+    const HistogramSnapshot s = h.read();
     CHECK(s.count == 1010);
     CHECK(s.min == 1);
     CHECK(s.max == 100000);
@@ -139,13 +139,13 @@ TEST_CASE("tsc histogram: percentiles, weights and differences", "[latency]") {
     // Since a base: only what came after, min and max from its buckets.
     h.record(3000);
     h.record(5000);
-    const TscSnapshot d = h.read().minus(s);
+    const HistogramSnapshot d = h.read().minus(s);
     CHECK(d.count == 2);
-    CHECK(d.min >= tsc_bucket_low(tsc_bucket(3000)));
+    CHECK(d.min >= histogram_bucket_low(histogram_bucket(3000)));
     CHECK(d.min <= 3000);
     CHECK(d.max >= 5000);
-    CHECK(d.max < tsc_bucket_high(tsc_bucket(5000)));
-    CHECK(TscSnapshot{}.percentile(0.5) == 0);
+    CHECK(d.max < histogram_bucket_high(histogram_bucket(5000)));
+    CHECK(HistogramSnapshot{}.percentile(0.5) == 0);
 
     const LatencySummary l = summarize(s, 1000000000);  // 1 GHz: cycles are ns
     CHECK(l.min_ns == 1);

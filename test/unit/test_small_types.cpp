@@ -11,6 +11,7 @@
 #include "mac_addr.hpp"
 #include "pmd_quirks.hpp"
 #include "record.hpp"
+#include "record_schemas.hpp"
 #include "stats_records.hpp"
 #include "worker_stats.hpp"
 
@@ -19,20 +20,28 @@ using namespace pmdfwd;
 namespace {
 
 std::string field(const Record& r, const std::string& name) {
-    for (const auto& [n, v] : r.fields)
-        if (n == name) {
-            if (const auto* u = std::get_if<uint64_t>(&v)) return std::to_string(*u);
-            return std::get<std::string>(v);
-        }
-    FAIL("no field " << name);
-    return {};
+    const auto v = r.get(name);
+    if (!v) FAIL("no field " << name);
+    if (const auto* u = std::get_if<uint64_t>(&*v)) return std::to_string(*u);
+    return std::get<std::string>(*v);
 }
 
 std::vector<std::string> names(const Record& r) {
     std::vector<std::string> out;
-    for (const auto& f : r.fields) out.push_back(f.first);
+    r.for_each_wire([&](std::string_view key, const WireValue&) { out.emplace_back(key); });
     return out;
 }
+
+// A record kind of the test's own: the Record mechanics, apart from any
+// real table.
+constexpr Field kTestFields[] = {
+    {"name", Unit::none, Kind::label, "its name"},
+    {"rx", Unit::packets, Kind::counter, "packets in"},
+    {"big", Unit::bytes, Kind::counter, "a large number"},
+    {"state", Unit::none, Kind::info, "up or down"},
+    {"lat", Unit::nanoseconds, Kind::histogram, "a distribution"},
+};
+constexpr RecordSchema kTestRecord{"test", "/test", "A record of the tests.", kTestFields};
 
 }  // namespace
 
@@ -235,17 +244,44 @@ TEST_CASE("a tun file's fdinfo names its interface", "[small][quirks]") {
     CHECK(!tun_fdinfo_iff(""));
 }
 
-TEST_CASE("record: ordered fields and the log line", "[small][record]") {
-    Record r;
+TEST_CASE("record: fields in table order, unset ones left out, the log line", "[small][record]") {
+    Record r(kTestRecord);
     CHECK(r.to_line() == "");
-    r.add("name", "p0");
-    r.add("rx", uint64_t(0));
-    r.add("big", UINT64_MAX);
-    r.add("state", std::string("up"));
-    CHECK(r.to_line() == "name=p0 rx=0 big=18446744073709551615 state=up");
+    r.set(kTestRecord.at("state"), std::string("up"));
+    r.set(kTestRecord.at("big"), UINT64_MAX);
+    r.set(kTestRecord.at("name"), "p0");
+    CHECK(r.to_line() == "name=p0 big=18446744073709551615 state=up");
+    CHECK(names(r) == std::vector<std::string>{"name", "big", "state"});
+    CHECK(std::holds_alternative<std::string>(*r.get("name")));
+    CHECK(std::holds_alternative<uint64_t>(*r.get("big")));
+    CHECK_FALSE(r.get("rx"));  // never set
+    r.set(kTestRecord.at("rx"), uint64_t(0));
     CHECK(names(r) == std::vector<std::string>{"name", "rx", "big", "state"});
-    CHECK(std::holds_alternative<std::string>(r.fields[0].second));
-    CHECK(std::holds_alternative<uint64_t>(r.fields[1].second));
+}
+
+TEST_CASE("record: a histogram field on the wire", "[small][record][histogram]") {
+    Record r(kTestRecord);
+    HistogramView h;
+    h.count = 3;
+    h.sum_ns = 600;
+    h.min_ns = 100;
+    h.max_ns = 300;
+    h.le_ns = {127, 255, 319};
+    h.counts = {1, 1, 1};
+    r.set(kTestRecord.at("lat"), h);
+    std::vector<std::string> expected;
+    for (const auto& w : kHistogramWire) expected.push_back("lat" + std::string(w.suffix));
+    CHECK(names(r) == expected);
+    CHECK(field(r, "lat_count") == "3");
+    CHECK(field(r, "lat_sum_ns") == "600");
+    CHECK(field(r, "lat_min_ns") == "100");
+    CHECK(field(r, "lat_avg_ns") == "200");
+    CHECK(field(r, "lat_p50_ns") == "255");
+    CHECK(field(r, "lat_p90_ns") == "300");  // the bucket's edge, never above max
+    CHECK(field(r, "lat_max_ns") == "300");
+    CHECK(std::get<std::vector<uint64_t>>(*r.get("lat_le_ns")) == h.le_ns);
+    CHECK(std::get<std::vector<uint64_t>>(*r.get("lat_buckets")) == h.counts);
+    CHECK(r.to_line().ends_with("lat_le_ns=127,255,319 lat_buckets=1,1,1"));
 }
 
 TEST_CASE("stats records: worker record with derived figures", "[small][stats_records]") {
@@ -265,27 +301,12 @@ TEST_CASE("stats records: worker record with derived figures", "[small][stats_re
     s.burst_hist[5] = 3;
     s.full_bursts = 2;
     const Record r = worker_record({1, 2, "p1", 0, "p0", 1, "adaptive"}, s);
-    CHECK(names(r) == std::vector<std::string>{"worker",         "lcore",
-                                               "rx_port",        "rx_queue",
-                                               "tx_port",        "tx_queue",
-                                               "poll",           "rx_pkts",
-                                               "rx_bytes",       "tx_pkts",
-                                               "tx_bytes",       "drops",
-                                               "drop_tx_full",   "drop_handoff_full",
-                                               "drop_no_route",  "drop_runt",
-                                               "drop_oversize",  "drop_link_down",
-                                               "handoff_out",    "handoff_in",
-                                               "polls",          "empty_polls",
-                                               "busy_tsc",       "idle_tsc",
-                                               "sleep_tsc",      "wakeups",
-                                               "cycles_per_pkt", "busy_permille",
-                                               "idle_permille",  "sleep_permille",
-                                               "burst_1",        "burst_2_3",
-                                               "burst_4_7",      "burst_8_15",
-                                               "burst_16_31",    "burst_32_63",
-                                               "burst_64_127",   "burst_128_255",
-                                               "burst_256_511",  "burst_512_up",
-                                               "full_bursts"});
+    // Every field of its table, in its order, but the CPU share and the
+    // recycle counters, which the appliance adds.
+    std::vector<std::string> expected;
+    for (const auto& f : kWorkerRecord.fields)
+        if (!f.key.starts_with("cpu_") && f.group != "recycle") expected.emplace_back(f.key);
+    CHECK(names(r) == expected);
     CHECK(field(r, "poll") == "adaptive");
     CHECK(field(r, "wakeups") == "4");
     // The time split adds up.
@@ -336,7 +357,6 @@ TEST_CASE("stats records: totals, ports and pools", "[small][stats_records]") {
     CHECK(field(t, "busy_permille") == "500");
     CHECK(field(totals_record({}, 0), "rx_pkts") == "0");
 
-    Record p;
     PortStats ps;
     ps.ipackets = 1;
     ps.opackets = 2;
@@ -346,18 +366,18 @@ TEST_CASE("stats records: totals, ports and pools", "[small][stats_records]") {
     ps.ierrors = 6;
     ps.oerrors = 7;
     ps.rx_nombuf = 8;
-    add_port_stats(p, ps);
-    CHECK(p.to_line() ==
+    CHECK(port_counters_record(ps).to_line() ==
           "ipackets=1 opackets=2 ibytes=3 obytes=4 imissed=5 ierrors=6 oerrors=7 rx_nombuf=8");
 
     PoolAudit audit{"pool_w0", 8192, 8190};
-    CHECK(pool_record(audit, 256, 8000, 0).to_line() ==
+    CHECK(pool_record(audit, 256, 8000, 0, "ring_mp_mc").to_line() ==
           "name=pool_w0 socket=0 size=8192 cache_size=256 avail=8000 in_use=192 "
-          "present_unclamped=8190");
+          "present_unclamped=8190 ops=ring_mp_mc");
     // Negative inputs (SOCKET_ID_ANY, a failed count) are clamped to zero.
     audit.present = -3;
-    CHECK(pool_record(audit, 0, -1, -1).to_line() ==
-          "name=pool_w0 socket=0 size=8192 cache_size=0 avail=0 in_use=0 present_unclamped=0");
-    CHECK(field(pool_record(audit, 0, 9000, 1), "in_use") == "0");
-    CHECK(field(pool_record(audit, 0, 9000, 1), "socket") == "1");
+    CHECK(pool_record(audit, 0, -1, -1, "x").to_line() ==
+          "name=pool_w0 socket=0 size=8192 cache_size=0 avail=0 in_use=0 present_unclamped=0 "
+          "ops=x");
+    CHECK(field(pool_record(audit, 0, 9000, 1, "x"), "in_use") == "0");
+    CHECK(field(pool_record(audit, 0, 9000, 1, "x"), "socket") == "1");
 }

@@ -1,0 +1,224 @@
+// The command table (see commands.hpp): what each command asks pmdfwd and
+// which renderer draws it.
+#include "commands.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "record_view.hpp"
+#include "renderers.hpp"
+
+namespace pmdctl {
+
+namespace {
+
+template <class T>
+T need(pmdfwd::Result<T> r) {
+    if (!r) throw Failure(r.error().message);
+    return std::move(r.value());
+}
+
+// A list command's records (/pmdfwd/workers, then /pmdfwd/worker,<id> each).
+Json records(TelemetryClient& c, std::string_view list, std::string_view item) {
+    return Json(need(c.query_each(list, item)));
+}
+
+// What a list command fetched, back as the records a renderer takes.
+std::vector<Json> list(const Json& j) {
+    return j.is_array() ? j.get<std::vector<Json>>() : std::vector<Json>{};
+}
+
+Json workers(TelemetryClient& c) { return records(c, "/pmdfwd/workers", "/pmdfwd/worker"); }
+
+// /pmdfwd/log; a pmdfwd from before the log channel lacks the command, which
+// the client words as "is it pmdfwd?": when /pmdfwd/info answers, it is.
+Json query_log(TelemetryClient& c) {
+    auto log = c.query("/pmdfwd/log");
+    if (log) return std::move(*log);
+    if (log.error().code == kNoCommand) {
+        if (auto info = c.query("/pmdfwd/info"); info && info->is_object())
+            throw Failure("this pmdfwd (version " + scalar_text(info->value("version", Json("?"))) +
+                          ", pid " + std::to_string(c.greeting().pid) +
+                          ") has no /pmdfwd/log command: it predates the log channel");
+    }
+    throw Failure(log.error().message);
+}
+
+// The sentence of a command that acts ({"result": "stats cleared"}).
+std::string result_text(TelemetryClient*, const Json& reply, const CommandArgs&) {
+    if (reply.is_object() && reply.contains("result") && reply["result"].is_string())
+        return reply["result"].get<std::string>() + '\n';
+    return scalar_text(reply) + '\n';
+}
+
+Snapshot take_snapshot(TelemetryClient& c, std::chrono::steady_clock::time_point start) {
+    using namespace std::chrono;
+    const auto before = steady_clock::now();
+    const Json records = workers(c);
+    const auto after = steady_clock::now();
+    Snapshot s;
+    // The counters were read somewhere between the two clock reads.
+    s.t_s = duration<double>(before + (after - before) / 2 - start).count();
+    for (const auto& w : records) s.workers.push_back(worker_counters(w));
+    return s;
+}
+
+void watch(TelemetryClient& c, const CommandArgs& a) {
+    using namespace std::chrono;
+    const auto start = steady_clock::now();
+    const auto interval = duration_cast<steady_clock::duration>(duration<double>(a.interval_s));
+    Snapshot prev = take_snapshot(c, start);
+    auto deadline = start;
+    for (uint64_t n = 0; a.count == 0 || n < a.count; ++n) {
+        // Deadlines, not sleeps, so samples do not drift by the query time;
+        // after a stall (suspend, slow replies) start afresh, no catch-up burst.
+        deadline += interval;
+        if (const auto now = steady_clock::now(); deadline < now) deadline = now;
+        std::this_thread::sleep_until(deadline);
+        Snapshot cur = take_snapshot(c, start);
+        const auto rows = compute_rates(prev, cur);
+        const double dt = cur.t_s - prev.t_s;
+        if (a.json)
+            std::cout << rates_json(rows, cur.t_s, dt).dump(-1, ' ', false,
+                                                            Json::error_handler_t::replace)
+                      << '\n';
+        else
+            std::cout << (n ? "\n" : "") << render_rates(rows, cur.t_s, dt);
+        std::cout.flush();
+        prev = std::move(cur);
+    }
+}
+
+// 10 ms: below that the samples measure the telemetry round trip, not traffic.
+const CLI::Validator kIntervalCheck(
+    [](std::string& s) -> std::string {
+        double v = 0;
+        size_t used = 0;
+        try {
+            v = std::stod(s, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != s.size() || !(v >= 0.01 && v <= 3600))
+            return "the interval must be a number of seconds from 0.01 to 3600, not '" + s + "'";
+        return {};
+    },
+    "SECONDS");
+
+// CLI11 2.1 wraps "-1" into a huge unsigned; only plain digits are a count.
+const CLI::Validator kCountCheck(
+    [](std::string& s) -> std::string {
+        if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+            return "the count must be a whole number (0 for until interrupted), not '" + s + "'";
+        return {};
+    },
+    "N");
+
+const Command kCommands[] = {
+    {.words = {"show", "ports"},
+     .help = "Port link, packet and error counters",
+     .fetch = [](TelemetryClient* c, const CommandArgs&) {
+         return records(*c, "/pmdfwd/ports", "/pmdfwd/port");
+     },
+     .render = [](TelemetryClient*, const Json& j, const CommandArgs&) { return render_ports(list(j)); }},
+    {.words = {"show", "workers"},
+     .help = "Per-worker counters, handoff, drop reasons, rx burst sizes, recycle counters",
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return workers(*c); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_workers(list(j)); }},
+    {.words = {"show", "pools"},
+     .help = "Mempool ops, owner, sizes, mbufs in use; recycle counters and free objects",
+     .fetch = [](TelemetryClient* c, const CommandArgs&) {
+         return records(*c, "/pmdfwd/pools", "/pmdfwd/pool");
+     },
+     .render = [](TelemetryClient*, const Json& j, const CommandArgs&) { return render_pools(list(j)); }},
+    {.words = {"show", "plan"},
+     .help = "Appliance info and the resolved plan",
+     .fetch = [](TelemetryClient* c, const CommandArgs&) {
+         return Json{{"info", need(c->query("/pmdfwd/info"))},
+                     {"plan", need(c->query("/pmdfwd/plan"))}};
+     },
+     .render = [](TelemetryClient*, const Json& j, const CommandArgs&) {
+         return render_plan(j["info"], j["plan"]);
+     }},
+    {.words = {"show", "latency"},
+     .help = "Per-worker residence time (rx burst to tx done): min/avg/p50/p99/max",
+     .fetch = [](TelemetryClient* c, const CommandArgs&) {
+         return records(*c, "/pmdfwd/workers", "/pmdfwd/latency");
+     },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs& a) { return render_latency(list(j), a.histogram); },
+     .options = [](CLI::App& sub, CommandArgs& a) {
+         sub.add_flag("--histogram", a.histogram, "Also print each worker's buckets");
+     }},
+    {.words = {"show", "log"},
+     .help = "The emergency log channel: sent, drops by reason, reserve, send latency",
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return query_log(*c); },
+     .render = [](TelemetryClient*, const Json& j, const CommandArgs&) { return render_log(j); }},
+    {.words = {"show", "xstats"},
+     .help = "Extended ethdev stats of every port (/ethdev/xstats)",
+     .fetch = [](TelemetryClient* c, const CommandArgs&) {
+         Json out = Json::object();
+         for (const auto& port : records(*c, "/pmdfwd/ports", "/pmdfwd/port")) {
+             const std::string id = std::to_string(port.value("port_id", uint64_t(0)));
+             out[port.value("name", std::string("port ") + id)] =
+                 need(c->query("/ethdev/xstats", id));
+         }
+         return out;
+     },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs& a) { return render_xstats(j, a.all); },
+     .options = [](CLI::App& sub, CommandArgs& a) {
+         sub.add_flag("--all", a.all, "Include counters that are zero");
+     }},
+    {.words = {"stats"},
+     .help = "Totals since the last clear (with in_flight), and one line per worker",
+     // --json is the /pmdfwd/stats dict as it is; per-worker records are
+     // `show workers --json`.
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query("/pmdfwd/stats")); },
+     .render = [](TelemetryClient* c, const Json& totals, const CommandArgs&) {
+         return render_stats(totals, list(workers(*c)));
+     }},
+    {.words = {"clear", "stats"},
+     .help = "Set a new baseline for worker and port stats",
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query("/pmdfwd/clear")); },
+     .render = result_text},
+    {.words = {"shutdown"},
+     .help = "Ask pmdfwd to stop gracefully",
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return need(c->query("/pmdfwd/shutdown")); },
+     .render = result_text},
+    {.words = {"watch"},
+     .help = "Per-worker and total rates, every interval",
+     .options = [](CLI::App& sub, CommandArgs& a) {
+         sub.add_option("-i,--interval", a.interval_s, "Seconds between samples (fractional ok)")
+             ->check(kIntervalCheck)
+             ->capture_default_str();
+         sub.add_option("-c,--count", a.count, "Samples to print, 0 for until interrupted")
+             ->check(kCountCheck)
+             ->capture_default_str();
+     },
+     .run = watch},
+    {.words = {"fields"},
+     .help = "The fields of every record pmdfwd returns: unit, kind, meaning (no pmdfwd needed)",
+     .fetch = [](TelemetryClient*, const CommandArgs&) { return fields_json(); },
+     .render = [](TelemetryClient*, const Json&,
+                  const CommandArgs& a) { return render_fields(a.markdown); },
+     .options = [](CLI::App& sub, CommandArgs& a) {
+         sub.add_flag("--markdown", a.markdown, "As the reference tables of docs/cli.md");
+     },
+     .offline = true},
+};
+
+const CommandGroup kGroups[] = {
+    {"show", "Show ports, workers, pools, the plan, latency, xstats or the log channel"},
+    {"clear", "Clear counters"},
+};
+
+}  // namespace
+
+std::span<const Command> commands() { return kCommands; }
+std::span<const CommandGroup> command_groups() { return kGroups; }
+
+}  // namespace pmdctl

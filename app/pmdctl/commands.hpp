@@ -1,0 +1,56 @@
+// pmdctl's commands, one table: each command's words, help, what it asks
+// pmdfwd (what --json prints) and how it draws that for people. main()
+// builds the command line, --help and dispatch from it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "telemetry_client.hpp"
+
+namespace pmdctl {
+
+// Every command's options; each command reads its own.
+struct CommandArgs {
+    bool json = false;
+    bool histogram = false;   // show latency --histogram
+    bool all = false;         // show xstats --all
+    bool markdown = false;    // fields --markdown
+    double interval_s = 1.0;  // watch -i
+    uint64_t count = 0;       // watch -c; 0: until interrupted
+};
+
+struct Command {
+    std::vector<std::string_view> words;  // {"show", "ports"}
+    std::string_view help;
+    // Asks pmdfwd (client is null for an offline command): what --json prints.
+    Json (*fetch)(TelemetryClient* client, const CommandArgs& a) = nullptr;
+    // The text for people, from what fetch returned (it may ask for more).
+    std::string (*render)(TelemetryClient* client, const Json& fetched, const CommandArgs& a) =
+        nullptr;
+    // Adds the command's own options to its subcommand.
+    void (*options)(CLI::App& sub, CommandArgs& a) = nullptr;
+    bool offline = false;  // needs no running pmdfwd
+    // Runs in place of fetch and render: commands that keep printing (watch).
+    void (*run)(TelemetryClient& client, const CommandArgs& a) = nullptr;
+};
+
+// A word that groups commands ("show", "clear") and its help.
+struct CommandGroup {
+    std::string_view word;
+    std::string_view help;
+};
+
+std::span<const Command> commands();
+std::span<const CommandGroup> command_groups();
+
+// Carries an error sentence from deep in a command up to main, which prints
+// it and exits 1.
+struct Failure : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+}  // namespace pmdctl

@@ -1,0 +1,55 @@
+// `pmdctl fields` (see renderers.hpp): the field tables pmdfwd's records are
+// made from, as pmdctl was built with them.
+#include "record_schemas.hpp"
+#include "renderers.hpp"
+#include "table.hpp"
+
+namespace pmdctl {
+
+std::string render_fields(bool markdown) {
+    std::string out;
+    for (const auto* s : pmdfwd::kRecordSchemas) {
+        if (!out.empty()) out += '\n';
+        if (markdown) {
+            out += pmdfwd::fields_markdown(*s);
+            continue;
+        }
+        out += std::string(s->name) + " (" + std::string(s->command) + "): " +
+               std::string(s->about) + '\n';
+        Table t;
+        t.columns = {{"field", Align::kLeft},
+                     {"unit", Align::kLeft},
+                     {"kind", Align::kLeft},
+                     {"meaning", Align::kLeft}};
+        for (const auto& f : s->fields)
+            t.rows.push_back({std::string(f.key), std::string(to_string(f.unit)),
+                              std::string(to_string(f.kind)), std::string(f.help)});
+        out += t.render();
+    }
+    out += '\n';
+    if (markdown) return out + "### Histogram fields\n\n" + pmdfwd::histogram_wire_markdown();
+    out += "a histogram field <f> is, on the wire:\n";
+    for (const auto& w : pmdfwd::kHistogramWire)
+        out += "  <f>" + std::string(w.suffix) + "  " + std::string(w.help) + '\n';
+    return out;
+}
+
+Json fields_json() {
+    Json out = Json::array();
+    for (const auto* s : pmdfwd::kRecordSchemas) {
+        Json fields = Json::array();
+        for (const auto& f : s->fields) {
+            Json j{{"key", f.key},
+                   {"unit", to_string(f.unit)},
+                   {"kind", to_string(f.kind)},
+                   {"help", f.help}};
+            if (!f.label.empty()) j["label"] = {{f.label, f.member}};
+            fields.push_back(std::move(j));
+        }
+        out.push_back(
+            {{"record", s->name}, {"command", s->command}, {"about", s->about}, {"fields", fields}});
+    }
+    return out;
+}
+
+}  // namespace pmdctl

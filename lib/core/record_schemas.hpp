@@ -1,0 +1,279 @@
+// The field table of every record the control plane returns, one per record
+// kind, in wire order. Counters come from the lists their owners count with
+// (worker_stats.hpp, port_stats.hpp, recycle_counts.hpp, netlog_counters.hpp,
+// telemetry_counters.hpp, drop_reasons.hpp); everything else is declared
+// here. To add a counter, add a line to its list: the struct, the record,
+// pmdctl and the docs check follow. Pure.
+#pragma once
+
+#include <span>
+
+#include "burst_histogram.hpp"
+#include "drop_reasons.hpp"
+#include "fields.hpp"
+#include "netlog_counters.hpp"
+#include "port_stats.hpp"
+#include "recycle_counts.hpp"
+#include "telemetry_counters.hpp"
+#include "worker_stats.hpp"
+
+namespace pmdfwd {
+
+namespace fields {
+
+#define PMDFWD_COUNTER_FIELD(name, unit, help) Field{#name, Unit::unit, Kind::counter, help},
+
+inline constexpr Field kDrops{"drops", Unit::packets, Kind::counter,
+                              "packets dropped, all reasons"};
+#define PMDFWD_DROP_FIELD(name, help) \
+    Field{"drop_" #name, Unit::packets, Kind::counter, help, #name, "drops", "reason", #name},
+
+// Figures derived from the counters, in the worker and the stats records.
+inline constexpr Field kDerived[] = {
+    {"cycles_per_pkt", Unit::cycles, Kind::gauge,
+     "busy cycles per packet: busy_tsc / (rx_pkts + handoff_in)", "cyc/pkt"},
+    {"busy_permille", Unit::permille, Kind::gauge,
+     "share of the loop's TSC time spent on polls that found work", "busy%"},
+    {"idle_permille", Unit::permille, Kind::gauge,
+     "share of the loop's TSC time spent on empty polls", "spin%"},
+    {"sleep_permille", Unit::permille, Kind::gauge,
+     "share of the loop's TSC time asleep or waiting on rx interrupts", "sleep%"},
+};
+
+#define PMDFWD_BURST_FIELD(key, column, help) \
+    Field{key, Unit::polls, Kind::counter, help, column, "burst_sizes", "size", column},
+
+inline constexpr Field kWorkerFields[] = {
+    {"worker", Unit::none, Kind::label, "the worker's id, its place in the plan"},
+    {"lcore", Unit::none, Kind::info, "the EAL lcore it runs on"},
+    {"rx_port", Unit::none, Kind::label, "the name of the port it polls"},
+    {"rx_queue", Unit::none, Kind::label, "the rx queue it polls"},
+    {"tx_port", Unit::none, Kind::info,
+     "the port its packets leave on; - when its rx port is the source of no pair"},
+    {"tx_queue", Unit::none, Kind::info,
+     "the TX queue its packets leave on: its own, or that of the owner it hands them to"},
+    {"poll", Unit::none, Kind::info, "its poll mode: busy, adaptive or interrupt"},
+    PMDFWD_WORKER_COUNTERS(PMDFWD_COUNTER_FIELD)  //
+    kDrops,
+    PMDFWD_DROP_REASONS(PMDFWD_DROP_FIELD)  //
+    kDerived[0],
+    kDerived[1],
+    kDerived[2],
+    kDerived[3],
+    PMDFWD_BURST_FIELD("burst_1", "1", "polls that returned 1 packet") PMDFWD_BURST_FIELD(
+        "burst_2_3", "2-3", "polls that returned 2 or 3 packets")
+        PMDFWD_BURST_FIELD("burst_4_7", "4-7", "polls that returned 4 to 7 packets")
+            PMDFWD_BURST_FIELD("burst_8_15", "8-15", "polls that returned 8 to 15 packets")
+                PMDFWD_BURST_FIELD("burst_16_31", "16-31", "polls that returned 16 to 31 packets")
+                    PMDFWD_BURST_FIELD("burst_32_63", "32-63",
+                                       "polls that returned 32 to 63 packets")
+                        PMDFWD_BURST_FIELD("burst_64_127", "64-127",
+                                           "polls that returned 64 to 127 packets")
+                            PMDFWD_BURST_FIELD("burst_128_255", "128-255",
+                                               "polls that returned 128 to 255 packets")
+                                PMDFWD_BURST_FIELD("burst_256_511", "256-511",
+                                                   "polls that returned 256 to 511 packets")
+                                    PMDFWD_BURST_FIELD("burst_512_up", "512+",
+                                                       "polls that returned 512 packets or more"){
+                                        "cpu_ns", Unit::nanoseconds, Kind::counter,
+                                        "the worker thread's CPU time, as the kernel counts it "
+                                        "(pthread_getcpuclockid)"},
+    {"cpu_permille", Unit::permille, Kind::gauge,
+     "that CPU time over the wall time: the thread's real share of a core, entering and "
+     "leaving sleeps included",
+     "cpu%"},
+#define PMDFWD_WORKER_RECYCLE_FIELD(name, unit, rare, help) \
+    Field{"recycle_" #name, Unit::unit, Kind::counter, help, #name, "recycle", {}, {}, rare},
+    PMDFWD_RECYCLE_COUNTS(PMDFWD_WORKER_RECYCLE_FIELD)
+#undef PMDFWD_WORKER_RECYCLE_FIELD
+};
+
+inline constexpr Field kStatsFields[] = {
+    {"workers", Unit::none, Kind::info, "the workers summed"},
+    PMDFWD_WORKER_COUNTERS(PMDFWD_COUNTER_FIELD)  //
+    kDrops,
+    PMDFWD_DROP_REASONS(PMDFWD_DROP_FIELD)  //
+    kDerived[0],
+    kDerived[1],
+    kDerived[2],
+    kDerived[3],
+    {"in_flight", Unit::packets, Kind::gauge,
+     "packets handed off and not yet taken by their owner (in handoff rings): handoff_out - "
+     "handoff_in since start"},
+};
+
+inline constexpr Field kLatencyFields[] = {
+    kWorkerFields[0],  // worker
+    kWorkerFields[2],  // rx_port
+    kWorkerFields[3],  // rx_queue
+    kWorkerFields[6],  // poll
+    {"enabled", Unit::none, Kind::info,
+     "true when [forward] latency keeps the histogram; false: it stays empty"},
+    {"residence", Unit::nanoseconds, Kind::histogram,
+     "per packet received, the time from its rx burst to the end of that burst's tx_burst"},
+};
+
+inline constexpr Field kPortFields[] = {
+    {"index", Unit::none, Kind::info, "its place among the config's [[port]] tables"},
+    {"name", Unit::none, Kind::label, "its name in the config"},
+    {"port_id", Unit::none, Kind::info, "the ethdev port id"},
+    {"devargs", Unit::none, Kind::info, "the device it was opened with"},
+    {"driver", Unit::none, Kind::info, "the PMD driving it"},
+    {"mac", Unit::none, Kind::info, "its MAC address"},
+    {"link", Unit::none, Kind::info,
+     "up, down, or gone for a net_tap or net_af_packet port whose interface was deleted, as the "
+     "main lcore last saw it"},
+    {"speed_mbps", Unit::none, Kind::gauge, "the link speed in Mbit/s"},
+    {"mtu", Unit::bytes, Kind::info, "its mtu from the config"},
+    {"rx_queues", Unit::none, Kind::info,
+     "rx queues configured (spare ones a quirk adds included)"},
+    {"tx_queues", Unit::none, Kind::info, "TX queues configured (the log channel's included)"},
+#define PMDFWD_PORT_FIELD(name, unit, column, help) \
+    Field{#name, Unit::unit, Kind::counter, help, column},
+    PMDFWD_PORT_COUNTERS(PMDFWD_PORT_FIELD)
+#undef PMDFWD_PORT_FIELD
+};
+
+inline constexpr Field kPoolFields[] = {
+    {"name", Unit::none, Kind::label, "the mempool's name"},
+    {"socket", Unit::none, Kind::info, "the NUMA socket of its memory"},
+    {"size", Unit::mbufs, Kind::info, "mbufs in the pool"},
+    {"cache_size", Unit::mbufs, Kind::info, "DPDK's per-lcore cache size in front of the driver"},
+    {"avail", Unit::mbufs, Kind::gauge, "free mbufs: the driver's count plus the lcore caches"},
+    {"in_use", Unit::mbufs, Kind::gauge,
+     "size - avail: what ports and workers hold (rx rings, bursts in hand, handoff rings)"},
+    {"present_unclamped", Unit::mbufs, Kind::gauge,
+     "the free count before DPDK clamps it at size: above size means an mbuf was freed twice"},
+    {"ops", Unit::none, Kind::info,
+     "the mempool driver: pmdfwd_recycle, or a stock one (ring_mp_mc_colored, ring_mp_mc)"},
+    {"owner_lcore", Unit::none, Kind::info, "recycle pools: the lcore that owns the pool", "owner"},
+#define PMDFWD_POOL_LEVEL_FIELD(name, unit, help) \
+    Field{#name, Unit::unit, Kind::gauge, help, {}, "free_levels"},
+#define PMDFWD_POOL_RECYCLE_FIELD(name, unit, rare, help) \
+    Field{#name, Unit::unit, Kind::counter, help, {}, "recycle", {}, {}, rare},
+    PMDFWD_RECYCLE_LEVELS(PMDFWD_POOL_LEVEL_FIELD)  //
+    PMDFWD_RECYCLE_COUNTS(PMDFWD_POOL_RECYCLE_FIELD)
+#undef PMDFWD_POOL_LEVEL_FIELD
+#undef PMDFWD_POOL_RECYCLE_FIELD
+};
+
+#define PMDFWD_NETLOG_DROP_FIELD(name, unit, help) \
+    Field{"drop_" #name, Unit::unit, Kind::counter, help, #name, "drops", "reason", #name},
+
+inline constexpr Field kLogFields[] = {
+    {"enabled", Unit::none, Kind::info,
+     "true when [netlog] enabled; false: the record has no other field"},
+    {"port", Unit::none, Kind::info, "the port the channel sends from"},
+    {"queue", Unit::none, Kind::info, "the channel's own TX queue on that port"},
+    {"src", Unit::none, Kind::info, "the source IPv4 address and UDP port"},
+    {"dst", Unit::none, Kind::info, "the receiver's IPv4 address and UDP port"},
+    {"dst_mac", Unit::none, Kind::info, "the next hop's MAC"},
+    {"format", Unit::none, Kind::info,
+     "extended (netconsole's extended format, gap-free sequence numbers) or plain"},
+    {"level", Unit::none, Kind::info, "the lowest level sent"},
+    {"send_path", Unit::none, Kind::info,
+     "pool-first (take a pre-filled buffer, allocate only when none is left) or alloc-first"},
+    {"rate_limit", Unit::datagrams, Kind::info, "the token bucket's datagrams per second; 0: none"},
+    PMDFWD_NETLOG_COUNTERS(PMDFWD_COUNTER_FIELD)  //
+    {"dropped", Unit::events, Kind::counter, "drops of all reasons"},
+    PMDFWD_NETLOG_DROPS(PMDFWD_NETLOG_DROP_FIELD)  //
+    {"reserve_size", Unit::mbufs, Kind::info, "buffers in the channel's own pool"},
+    {"reserve_free", Unit::mbufs, Kind::gauge,
+     "free buffers in it (the pre-filled ones and those in the TX ring are not free)"},
+    {"prefill_target", Unit::mbufs, Kind::info, "pre-filled buffers kept ([netlog] prefill)"},
+    {"prefilled", Unit::mbufs, Kind::gauge, "pre-filled buffers ready now"},
+    {"latency", Unit::nanoseconds, Kind::histogram,
+     "each datagram's send, from taking its buffer to handing it to the TX queue (or dropping "
+     "it)"},
+};
+
+inline constexpr Field kInfoFields[] = {
+    {"version", Unit::none, Kind::info, "pmdfwd's version"},
+    {"pid", Unit::none, Kind::info, "its process id"},
+    {"config", Unit::none, Kind::info, "the config file it runs"},
+    {"file_prefix", Unit::none, Kind::info, "its EAL file prefix"},
+    {"mode", Unit::none, Kind::info, "the forwarding mode: patch or l2"},
+    {"burst", Unit::packets, Kind::info, "the rx burst size"},
+    {"tx_retries", Unit::none, Kind::info, "extra tx_burst calls before a TX shortfall is a drop"},
+    {"pool_model", Unit::none, Kind::info, "recycle, shared or per-worker-stock"},
+    {"main_lcore", Unit::none, Kind::info, "the control lcore"},
+    {"workers", Unit::none, Kind::info, "worker lcores"},
+    {"ports", Unit::none, Kind::info, "ports"},
+    {"pools", Unit::none, Kind::info, "mempools, spare and log channel pools included"},
+    {"tsc_hz", Unit::hertz, Kind::info, "the TSC's rate: cycles per second"},
+    {"uptime_s", Unit::seconds, Kind::gauge, "seconds since the appliance started"},
+#define PMDFWD_TELEMETRY_FIELD(name, unit, help) \
+    Field{"telemetry_" #name, Unit::unit,        \
+          std::string_view(#name) == "clients" ? Kind::gauge : Kind::counter, help},
+    PMDFWD_TELEMETRY_COUNTERS(PMDFWD_TELEMETRY_FIELD)
+#undef PMDFWD_TELEMETRY_FIELD
+};
+
+inline constexpr Field kLogTestFields[] = {
+    {"result", Unit::none, Kind::info, "logged"},
+    {"bytes", Unit::bytes, Kind::info, "the length of the warning logged"},
+    {"channel", Unit::none, Kind::info, "on or off: whether the log channel sends it"},
+};
+
+inline constexpr Field kResultFields[] = {
+    {"result", Unit::none, Kind::info, "what was done: stats cleared, shutdown requested"},
+};
+
+#undef PMDFWD_COUNTER_FIELD
+#undef PMDFWD_DROP_FIELD
+#undef PMDFWD_BURST_FIELD
+#undef PMDFWD_NETLOG_DROP_FIELD
+
+}  // namespace fields
+
+inline constexpr RecordSchema kInfoRecord{
+    "info", "/pmdfwd/info",
+    "The appliance: version, settings, sizes, uptime, its telemetry socket.", fields::kInfoFields};
+inline constexpr RecordSchema kWorkerRecord{
+    "worker", "/pmdfwd/worker",
+    "One worker: what it polls and sends on, and its counters since the last clear. Each keeps "
+    "rx_pkts + handoff_in == tx_pkts + drops + handoff_out. The recycle_ fields are there with "
+    "pool model recycle: the driver's counters as counted on the worker's lcore, summed over the "
+    "recycle pools.",
+    fields::kWorkerFields};
+inline constexpr RecordSchema kStatsRecord{
+    "stats", "/pmdfwd/stats",
+    "The sums over all workers since the last clear, and what is in flight: rx_pkts == tx_pkts + "
+    "drops + in_flight once traffic stops.",
+    fields::kStatsFields};
+inline constexpr RecordSchema kLatencyRecord{
+    "latency", "/pmdfwd/latency", "One worker's residence-time histogram since the last clear.",
+    fields::kLatencyFields};
+inline constexpr RecordSchema kPortRecord{
+    "port", "/pmdfwd/port", "One port: its config, link, and ethdev counters since the last clear.",
+    fields::kPortFields};
+inline constexpr RecordSchema kPoolRecord{
+    "pool", "/pmdfwd/pool",
+    "One mempool: sizes and levels; a recycle pool adds its owner, where its free objects lie and "
+    "the driver's counters since the last clear.",
+    fields::kPoolFields};
+inline constexpr RecordSchema kLogRecord{
+    "log", "/pmdfwd/log",
+    "The emergency log channel; its counters run from pmdfwd's start (clear stats leaves them).",
+    fields::kLogFields};
+inline constexpr RecordSchema kLogTestRecord{
+    "log_test", "/pmdfwd/log_test", "The answer to a test record.", fields::kLogTestFields};
+inline constexpr RecordSchema kResultRecord{"result", "/pmdfwd/clear, /pmdfwd/shutdown",
+                                            "The answer to a command that acts.",
+                                            fields::kResultFields};
+
+// Every record kind, for anything that walks them all (docs, exporters).
+inline constexpr const RecordSchema* kRecordSchemas[] = {
+    &kInfoRecord, &kWorkerRecord, &kStatsRecord,   &kLatencyRecord, &kPortRecord,
+    &kPoolRecord, &kLogRecord,    &kLogTestRecord, &kResultRecord,
+};
+
+// The records index these families by position: the burst fields are the
+// histogram's buckets in order, the drop fields the reasons in order.
+static_assert(kWorkerRecord.group("burst_sizes").size() == kBurstBuckets);
+static_assert(kWorkerRecord.group("recycle").size() == kPoolRecord.group("recycle").size());
+static_assert(kWorkerRecord.group("drops").size() == kDropReasonCount);
+static_assert(kStatsRecord.group("drops").size() == kDropReasonCount);
+static_assert(kLogRecord.group("drops").size() == kNetlogDropCount);
+
+}  // namespace pmdfwd
