@@ -80,8 +80,8 @@ void watch(TelemetryClient& c, const CommandArgs& a) {
         const auto rows = compute_rates(prev, cur);
         const double dt = cur.t_s - prev.t_s;
         if (a.json)
-            std::cout << rates_json(rows, cur.t_s, dt).dump(-1, ' ', false,
-                                                            Json::error_handler_t::replace)
+            std::cout << rates_json(rows, cur.t_s, dt)
+                             .dump(-1, ' ', false, Json::error_handler_t::replace)
                       << '\n';
         else
             std::cout << (n ? "\n" : "") << render_rates(rows, cur.t_s, dt);
@@ -118,10 +118,10 @@ const CLI::Validator kCountCheck(
 const Command kCommands[] = {
     {.words = {"show", "ports"},
      .help = "Port link, packet and error counters",
-     .fetch = [](TelemetryClient* c, const CommandArgs&) {
-         return records(*c, "/pmdfwd/ports", "/pmdfwd/port");
-     },
-     .render = [](TelemetryClient*, const Json& j, const CommandArgs&) { return render_ports(list(j)); }},
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return records(*c, "/pmdfwd/ports", "/pmdfwd/port"); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_ports(list(j)); }},
     {.words = {"show", "workers"},
      .help = "Per-worker counters, handoff, drop reasons, rx burst sizes, recycle counters",
      .fetch = [](TelemetryClient* c, const CommandArgs&) { return workers(*c); },
@@ -129,60 +129,63 @@ const Command kCommands[] = {
                   const CommandArgs&) { return render_workers(list(j)); }},
     {.words = {"show", "pools"},
      .help = "Mempool ops, owner, sizes, mbufs in use; recycle counters and free objects",
-     .fetch = [](TelemetryClient* c, const CommandArgs&) {
-         return records(*c, "/pmdfwd/pools", "/pmdfwd/pool");
-     },
-     .render = [](TelemetryClient*, const Json& j, const CommandArgs&) { return render_pools(list(j)); }},
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return records(*c, "/pmdfwd/pools", "/pmdfwd/pool"); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_pools(list(j)); }},
     {.words = {"show", "plan"},
      .help = "Appliance info and the resolved plan",
-     .fetch = [](TelemetryClient* c, const CommandArgs&) {
-         return Json{{"info", need(c->query("/pmdfwd/info"))},
-                     {"plan", need(c->query("/pmdfwd/plan"))}};
-     },
-     .render = [](TelemetryClient*, const Json& j, const CommandArgs&) {
-         return render_plan(j["info"], j["plan"]);
-     }},
+     .fetch =
+         [](TelemetryClient* c, const CommandArgs&) {
+             return Json{{"info", need(c->query("/pmdfwd/info"))},
+                         {"plan", need(c->query("/pmdfwd/plan"))}};
+         },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_plan(j["info"], j["plan"]); }},
     {.words = {"show", "latency"},
      .help = "Per-worker residence time (rx burst to tx done): min/avg/p50/p99/max",
-     .fetch = [](TelemetryClient* c, const CommandArgs&) {
-         return records(*c, "/pmdfwd/workers", "/pmdfwd/latency");
-     },
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return records(*c, "/pmdfwd/workers", "/pmdfwd/latency"); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs& a) { return render_latency(list(j), a.histogram); },
-     .options = [](CLI::App& sub, CommandArgs& a) {
-         sub.add_flag("--histogram", a.histogram, "Also print each worker's buckets");
-     }},
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_flag("--histogram", a.histogram, "Also print each worker's buckets");
+         }},
     {.words = {"show", "log"},
      .help = "The emergency log channel: sent, drops by reason, reserve, send latency",
      .fetch = [](TelemetryClient* c, const CommandArgs&) { return query_log(*c); },
      .render = [](TelemetryClient*, const Json& j, const CommandArgs&) { return render_log(j); }},
     {.words = {"show", "xstats"},
      .help = "Extended ethdev stats of every port (/ethdev/xstats)",
-     .fetch = [](TelemetryClient* c, const CommandArgs&) {
-         Json out = Json::object();
-         for (const auto& port : records(*c, "/pmdfwd/ports", "/pmdfwd/port")) {
-             const std::string id = std::to_string(port.value("port_id", uint64_t(0)));
-             out[port.value("name", std::string("port ") + id)] =
-                 need(c->query("/ethdev/xstats", id));
-         }
-         return out;
-     },
+     .fetch =
+         [](TelemetryClient* c, const CommandArgs&) {
+             Json out = Json::object();
+             for (const auto& port : records(*c, "/pmdfwd/ports", "/pmdfwd/port")) {
+                 const std::string id = std::to_string(port.value("port_id", uint64_t(0)));
+                 out[port.value("name", std::string("port ") + id)] =
+                     need(c->query("/ethdev/xstats", id));
+             }
+             return out;
+         },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs& a) { return render_xstats(j, a.all); },
-     .options = [](CLI::App& sub, CommandArgs& a) {
-         sub.add_flag("--all", a.all, "Include counters that are zero");
-     }},
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_flag("--all", a.all, "Include counters that are zero");
+         }},
     {.words = {"stats"},
      .help = "Totals since the last clear (with in_flight), and one line per worker",
      // --json is the /pmdfwd/stats dict as it is; per-worker records are
      // `show workers --json`.
-     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query("/pmdfwd/stats")); },
-     .render = [](TelemetryClient* c, const Json& totals, const CommandArgs&) {
-         return render_stats(totals, list(workers(*c)));
-     }},
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return need(c->query("/pmdfwd/stats")); },
+     .render = [](TelemetryClient* c, const Json& totals,
+                  const CommandArgs&) { return render_stats(totals, list(workers(*c))); }},
     {.words = {"clear", "stats"},
      .help = "Set a new baseline for worker and port stats",
-     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query("/pmdfwd/clear")); },
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return need(c->query("/pmdfwd/clear")); },
      .render = result_text},
     {.words = {"shutdown"},
      .help = "Ask pmdfwd to stop gracefully",
@@ -191,23 +194,26 @@ const Command kCommands[] = {
      .render = result_text},
     {.words = {"watch"},
      .help = "Per-worker and total rates, every interval",
-     .options = [](CLI::App& sub, CommandArgs& a) {
-         sub.add_option("-i,--interval", a.interval_s, "Seconds between samples (fractional ok)")
-             ->check(kIntervalCheck)
-             ->capture_default_str();
-         sub.add_option("-c,--count", a.count, "Samples to print, 0 for until interrupted")
-             ->check(kCountCheck)
-             ->capture_default_str();
-     },
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_option("-i,--interval", a.interval_s,
+                            "Seconds between samples (fractional ok)")
+                 ->check(kIntervalCheck)
+                 ->capture_default_str();
+             sub.add_option("-c,--count", a.count, "Samples to print, 0 for until interrupted")
+                 ->check(kCountCheck)
+                 ->capture_default_str();
+         },
      .run = watch},
     {.words = {"fields"},
      .help = "The fields of every record pmdfwd returns: unit, kind, meaning (no pmdfwd needed)",
      .fetch = [](TelemetryClient*, const CommandArgs&) { return fields_json(); },
      .render = [](TelemetryClient*, const Json&,
                   const CommandArgs& a) { return render_fields(a.markdown); },
-     .options = [](CLI::App& sub, CommandArgs& a) {
-         sub.add_flag("--markdown", a.markdown, "As the reference tables of docs/cli.md");
-     },
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_flag("--markdown", a.markdown, "As the reference tables of docs/cli.md");
+         },
      .offline = true},
 };
 

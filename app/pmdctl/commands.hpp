@@ -29,8 +29,8 @@ struct Command {
     // Asks pmdfwd (client is null for an offline command): what --json prints.
     Json (*fetch)(TelemetryClient* client, const CommandArgs& a) = nullptr;
     // The text for people, from what fetch returned (it may ask for more).
-    std::string (*render)(TelemetryClient* client, const Json& fetched, const CommandArgs& a) =
-        nullptr;
+    std::string (*render)(TelemetryClient* client, const Json& fetched,
+                          const CommandArgs& a) = nullptr;
     // Adds the command's own options to its subcommand.
     void (*options)(CLI::App& sub, CommandArgs& a) = nullptr;
     bool offline = false;  // needs no running pmdfwd

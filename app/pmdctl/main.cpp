@@ -69,7 +69,8 @@ int run(int argc, char** argv) {
     std::vector<std::pair<const CLI::App*, const Command*>> leaves;
     for (const Command& cmd : pmdctl::commands()) {
         CLI::App* parent = cmd.words.size() > 1 ? group(cmd.words.front()) : &app;
-        CLI::App* sub = parent->add_subcommand(std::string(cmd.words.back()), std::string(cmd.help));
+        CLI::App* sub =
+            parent->add_subcommand(std::string(cmd.words.back()), std::string(cmd.help));
         if (cmd.options) cmd.options(*sub, args);
         leaves.emplace_back(sub, &cmd);
     }

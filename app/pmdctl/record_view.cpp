@@ -48,11 +48,16 @@ std::string unit_text(Unit unit, uint64_t v) {
     switch (unit) {
         case Unit::none:
         case Unit::hertz:
-        case Unit::seconds: return std::to_string(v);
-        case Unit::bytes: return pmdfwd::human_bytes(v);
-        case Unit::nanoseconds: return pmdfwd::human_ns(v);
-        case Unit::permille: return pmdfwd::permille_text(v);
-        default: return pmdfwd::human_count(v);  // packets, mbufs, polls, cycles, ...
+        case Unit::seconds:
+            return std::to_string(v);
+        case Unit::bytes:
+            return pmdfwd::human_bytes(v);
+        case Unit::nanoseconds:
+            return pmdfwd::human_ns(v);
+        case Unit::permille:
+            return pmdfwd::permille_text(v);
+        default:
+            return pmdfwd::human_count(v);  // packets, mbufs, polls, cycles, ...
     }
 }
 
@@ -101,7 +106,8 @@ pmdfwd::HistogramView histogram_from(const Json& rec, std::string_view key) {
 }
 
 void show_histogram(Shown& shown, std::string_view key) {
-    for (const auto& w : pmdfwd::kHistogramWire) shown.insert(std::string(key) + std::string(w.suffix));
+    for (const auto& w : pmdfwd::kHistogramWire)
+        shown.insert(std::string(key) + std::string(w.suffix));
 }
 
 std::string worker_path(const Json& w) {

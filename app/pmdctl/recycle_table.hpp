@@ -17,8 +17,8 @@ struct RecycleView {
     Column label;       // the first column: which pool or worker
     std::string label_key;
     std::span<const pmdfwd::Field> counters;  // the record kind's "recycle" group
-    std::string every;        // "pool", "worker": for the line naming all-zero counters
-    bool in_flight = false;   // end with in_use, as "in flight"
+    std::string every;       // "pool", "worker": for the line naming all-zero counters
+    bool in_flight = false;  // end with in_use, as "in flight"
 };
 
 // One row per record, one column per recycle counter some record has, in the

@@ -14,8 +14,8 @@ std::string render_fields(bool markdown) {
             out += pmdfwd::fields_markdown(*s);
             continue;
         }
-        out += std::string(s->name) + " (" + std::string(s->command) + "): " +
-               std::string(s->about) + '\n';
+        out += std::string(s->name) + " (" + std::string(s->command) +
+               "): " + std::string(s->about) + '\n';
         Table t;
         t.columns = {{"field", Align::kLeft},
                      {"unit", Align::kLeft},
@@ -46,8 +46,10 @@ Json fields_json() {
             if (!f.label.empty()) j["label"] = {{f.label, f.member}};
             fields.push_back(std::move(j));
         }
-        out.push_back(
-            {{"record", s->name}, {"command", s->command}, {"about", s->about}, {"fields", fields}});
+        out.push_back({{"record", s->name},
+                       {"command", s->command},
+                       {"about", s->about},
+                       {"fields", fields}});
     }
     return out;
 }

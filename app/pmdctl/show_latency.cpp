@@ -8,7 +8,7 @@ namespace pmdctl {
 
 std::string render_latency(const std::vector<Json>& records, bool histogram) {
     if (records.empty()) return "no workers\n";
-    static constexpr std::string_view kFigures[] = {"min", "avg", "p50", "p90",
+    static constexpr std::string_view kFigures[] = {"min", "avg",  "p50", "p90",
                                                     "p99", "p999", "max"};
     Table t;
     t.columns = {{"worker"}, {"rx", Align::kLeft}, {"poll", Align::kLeft}, {"pkts"}};
@@ -16,7 +16,8 @@ std::string render_latency(const std::vector<Json>& records, bool histogram) {
     bool off = false;
     for (const auto& r : records) {
         off = off || text(r, "enabled") == "false";
-        std::vector<std::string> row{text(r, "worker"), text(r, "rx_port") + "/" + text(r, "rx_queue"),
+        std::vector<std::string> row{text(r, "worker"),
+                                     text(r, "rx_port") + "/" + text(r, "rx_queue"),
                                      text(r, "poll"), count_cell(r, "residence_count")};
         for (const auto f : kFigures) {
             const std::string key = "residence_" + std::string(f) + "_ns";

@@ -43,8 +43,8 @@ std::string render_log(const Json& log) {
     std::string rate = str("rate_limit");
     if (has(log, "rate_limit")) rate = u64(log, "rate_limit") ? rate + " datagrams/s" : "none";
     t.rows.push_back({"rate limit", rate});
-    t.rows.push_back({"sent", num("records") + " records, " + num("datagrams") + " datagrams, " +
-                                  num("bytes")});
+    t.rows.push_back(
+        {"sent", num("records") + " records, " + num("datagrams") + " datagrams, " + num("bytes")});
     // Drop reasons: only the ones that happened, in the table's order.
     std::string dropped = num("dropped");
     std::string sep = ": ";
@@ -68,7 +68,9 @@ std::string render_log(const Json& log) {
     if (sends.count == 0 && sends.counts.empty()) {
         out += "\nsend latency: no sends yet\n";
     } else {
-        const auto ns = [&](const char* key) { return unit_text(pmdfwd::Unit::nanoseconds, u64(log, key)); };
+        const auto ns = [&](const char* key) {
+            return unit_text(pmdfwd::Unit::nanoseconds, u64(log, key));
+        };
         out += "\nsend latency (" + pmdfwd::human_count(sends.count) +
                " datagrams, each from taking its buffer to the TX queue):\n";
         for (const auto& line : pmdfwd::histogram_bars(sends)) out += line + '\n';

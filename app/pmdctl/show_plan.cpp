@@ -19,9 +19,12 @@ std::string human_beside(const pmdfwd::Field* f, const Json& value) {
         case pmdfwd::Unit::none:
         case pmdfwd::Unit::hertz:
         case pmdfwd::Unit::permille:
-        case pmdfwd::Unit::nanoseconds: return "";
-        case pmdfwd::Unit::seconds: return pmdfwd::human_duration(v);
-        default: return v >= 1000 ? unit_text(f->unit, v) : "";
+        case pmdfwd::Unit::nanoseconds:
+            return "";
+        case pmdfwd::Unit::seconds:
+            return pmdfwd::human_duration(v);
+        default:
+            return v >= 1000 ? unit_text(f->unit, v) : "";
     }
 }
 
@@ -57,18 +60,28 @@ std::string render_stats(const Json& totals, const std::vector<Json>& workers) {
 
     Table w;
     w.show_header = false;
-    w.columns = {{"w", Align::kLeft},  {"lcore", Align::kLeft},   {"path", Align::kLeft},
-                 {"rx", Align::kLeft}, {"rx_v"},                  {"tx", Align::kLeft},
-                 {"tx_v"},             {"d", Align::kLeft},       {"d_v"},
-                 {"handoff", Align::kLeft}, {"out_v"},            {"in", Align::kLeft},
-                 {"in_v"},             {"busy", Align::kLeft},    {"busy_v"}};
+    w.columns = {{"w", Align::kLeft},
+                 {"lcore", Align::kLeft},
+                 {"path", Align::kLeft},
+                 {"rx", Align::kLeft},
+                 {"rx_v"},
+                 {"tx", Align::kLeft},
+                 {"tx_v"},
+                 {"d", Align::kLeft},
+                 {"d_v"},
+                 {"handoff", Align::kLeft},
+                 {"out_v"},
+                 {"in", Align::kLeft},
+                 {"in_v"},
+                 {"busy", Align::kLeft},
+                 {"busy_v"}};
     const auto& busy = *pmdfwd::kWorkerRecord.find("busy_permille");
     for (const auto& r : workers) {
         w.rows.push_back({"worker " + text(r, "worker"), "lcore " + text(r, "lcore"),
-                          worker_path(r), "rx",
-                          count_cell(r, "rx_pkts"), "tx", count_cell(r, "tx_pkts"), "drops",
-                          count_cell(r, "drops"), "handoff out", count_cell(r, "handoff_out"),
-                          "in", count_cell(r, "handoff_in"), "busy", unit_cell(r, busy)});
+                          worker_path(r), "rx", count_cell(r, "rx_pkts"), "tx",
+                          count_cell(r, "tx_pkts"), "drops", count_cell(r, "drops"), "handoff out",
+                          count_cell(r, "handoff_out"), "in", count_cell(r, "handoff_in"), "busy",
+                          unit_cell(r, busy)});
     }
     return out + "\nper worker:\n" + w.render();
 }

@@ -43,8 +43,8 @@ std::string render_pools(const std::vector<Json>& pools) {
     if (pools.empty()) return "no pools\n";
     // Sizes raw: they are exact and short.
     static constexpr std::pair<std::string_view, Align> kColumns[] = {
-        {"name", Align::kLeft}, {"ops", Align::kLeft},          {"owner_lcore", Align::kRight},
-        {"socket", Align::kRight}, {"size", Align::kRight}, {"cache_size", Align::kRight},
+        {"name", Align::kLeft},    {"ops", Align::kLeft},    {"owner_lcore", Align::kRight},
+        {"socket", Align::kRight}, {"size", Align::kRight},  {"cache_size", Align::kRight},
         {"avail", Align::kRight},  {"in_use", Align::kRight}};
     Table t;
     Shown shown = {"present_unclamped"};

@@ -35,8 +35,8 @@ void add_field_cells(std::vector<std::string>& row, const Json& w,
 
 // Where each worker's time went, by the loop's clock and the kernel's.
 std::string time_split(const std::vector<Json>& workers, Shown& shown) {
-    static constexpr std::string_view kSplit[] = {
-        "busy_permille", "idle_permille", "sleep_permille", "wakeups", "cpu_permille"};
+    static constexpr std::string_view kSplit[] = {"busy_permille", "idle_permille",
+                                                  "sleep_permille", "wakeups", "cpu_permille"};
     Table t;
     t.columns = {{"worker"}, {"poll", Align::kLeft}};
     add_field_columns(t, kSplit, shown);
@@ -104,7 +104,7 @@ std::string render_workers(const std::vector<Json>& workers) {
     static constexpr std::string_view kCounts[] = {"rx_pkts", "tx_pkts", "drops", "handoff_out",
                                                    "handoff_in"};
     static constexpr std::string_view kLoad[] = {"busy_permille", "cycles_per_pkt"};
-    Shown shown = {"worker", "lcore", "rx_port", "rx_queue", "tx_port",
+    Shown shown = {"worker",   "lcore", "rx_port",     "rx_queue",   "tx_port",
                    "tx_queue", "polls", "empty_polls", "full_bursts"};
     Table t;
     t.columns = {{"worker"}, {"lcore"}, {"rx -> tx", Align::kLeft}};
@@ -122,13 +122,14 @@ std::string render_workers(const std::vector<Json>& workers) {
     if (has(workers.front(), "poll")) out += time_split(workers, shown);
     out += drop_reasons(workers, shown);
     out += burst_sizes(workers, shown);
-    out += recycle_table(workers,
-                         {.title = "recycle counters on each worker's lcore (since the last clear):",
-                          .label = {"worker"},
-                          .label_key = "worker",
-                          .counters = kWorkerRecord.group("recycle"),
-                          .every = "worker"},
-                         shown);
+    out +=
+        recycle_table(workers,
+                      {.title = "recycle counters on each worker's lcore (since the last clear):",
+                       .label = {"worker"},
+                       .label_key = "worker",
+                       .counters = kWorkerRecord.group("recycle"),
+                       .every = "worker"},
+                      shown);
     std::string details;
     for (const auto& w : workers) details += details_line(worker_label(w), w, shown);
     if (!details.empty()) out += "\nother counters:\n" + details;

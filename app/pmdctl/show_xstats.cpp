@@ -24,7 +24,8 @@ std::string render_xstats(const Json& ports, bool all) {
                 }
             out += (out.empty() ? "" : "\n") + name + ":\n" + t.render();
             if (hidden)
-                out += "  (" + std::to_string(hidden) + " zero counters hidden; --all shows them)\n";
+                out +=
+                    "  (" + std::to_string(hidden) + " zero counters hidden; --all shows them)\n";
         }
     return out.empty() ? "no ports\n" : out;
 }

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "traffic_gen.hpp"
 #include "histogram.hpp"
+#include "traffic_gen.hpp"
 
 namespace pmdgen {
 

@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
+#include "histogram.hpp"
 #include "probe_frame.hpp"
 #include "sequence_tracker.hpp"
-#include "histogram.hpp"
 
 struct rte_mempool;
 struct rte_mbuf;

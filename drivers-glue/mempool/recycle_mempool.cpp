@@ -227,7 +227,8 @@ int recycle_dequeue(rte_mempool* mp, void** objs, unsigned n) {
 RecycleLevels levels_of(const Recycler& r) {
     RecycleLevels l;
     for (unsigned i = 0; i < RTE_MAX_LCORE; ++i)
-        if (r.slots[i] && r.slots[i]->defer) l.free_defer_rings += rte_ring_count(r.slots[i]->defer);
+        if (r.slots[i] && r.slots[i]->defer)
+            l.free_defer_rings += rte_ring_count(r.slots[i]->defer);
     l.free_shared_ring = rte_ring_count(r.shared);
     for (unsigned i = 0; i < RTE_MAX_LCORE; ++i)
         if (r.slots[i]) l.free_pending += r.slots[i]->pending_len.load(std::memory_order_relaxed);
@@ -352,10 +353,9 @@ RTE_MEMPOOL_REGISTER_OPS(kRecycleOps);
 
 RecycleCounts read_slot(const Slot& s) {
     RecycleCounts out;
-    for_each_recycle_count(
-        out, s.counts, [](uint64_t& o, const std::atomic<uint64_t>& c) {
-            o = c.load(std::memory_order_relaxed);
-        });
+    for_each_recycle_count(out, s.counts, [](uint64_t& o, const std::atomic<uint64_t>& c) {
+        o = c.load(std::memory_order_relaxed);
+    });
     return out;
 }
 

@@ -55,9 +55,9 @@ class Appliance final : public ControlTarget {
     // Main lcore, every few tens of ms: refill the log channel's pre-filled
     // buffers, and log (rate limited) any data pool that ran dry.
     void housekeeping();
-    WorkerSnapshot worker_snapshot(size_t i) const;  // since last clear
+    WorkerSnapshot worker_snapshot(size_t i) const;        // since last clear
     HistogramSnapshot residence_snapshot(size_t i) const;  // since last clear
-    uint64_t worker_cpu_ns(size_t i) const;          // its thread's CPU time since start
+    uint64_t worker_cpu_ns(size_t i) const;                // its thread's CPU time since start
     const Port& port_at(size_t i) const { return *ports_[i]; }
     const Plan& resolved_plan() const { return plan_; }
     rte_mempool* worker_pool(size_t i) const { return worker_pool_[i]; }

@@ -103,8 +103,8 @@ Record Appliance::worker(size_t i) const {
     }
     if (cfg_.pool.model == PoolModel::recycle) {
         std::lock_guard lock(baseline_mutex_);
-        add_worker_recycle_counts(
-            r, recycle_counts_of_worker(i).minus(worker_recycle_baseline_[i]));
+        add_worker_recycle_counts(r,
+                                  recycle_counts_of_worker(i).minus(worker_recycle_baseline_[i]));
     }
     return r;
 }

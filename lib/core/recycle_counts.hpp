@@ -1,6 +1,5 @@
-// The recycle driver's counters and free levels, declared once. The driver, the pool and worker records
-// (record_schemas.hpp) and so pmdctl and docs/cli.md all read these lists.
-// Pure: no DPDK.
+// The recycle driver's counters and free levels, declared once. The driver, the pool and worker
+// records (record_schemas.hpp) and so pmdctl and docs/cli.md all read these lists. Pure: no DPDK.
 #pragma once
 
 #include <cstddef>
@@ -11,19 +10,23 @@ namespace pmdfwd {
 // Modelled on the kernel's page_pool alloc/recycle stats:
 // X(name, unit, rare, help), rare being a failure or a fallback that is
 // normally 0. Each lcore writes its own set; a pool's figures are the sum.
-#define PMDFWD_RECYCLE_COUNTS(X)                                                                 \
-    X(alloc_fast, mbufs, false, "owner: objects served from its store as it stood (cache hit)")         \
-    X(alloc_slow, mbufs, false, "owner: objects served after a refill of its store")                    \
-    X(alloc_empty, calls, true, "owner: allocations that failed: every object of the pool was in use") \
-    X(refill_defer, mbufs, false, "owner: objects pulled back from defer rings")                        \
-    X(refill_shared, mbufs, false, "owner: objects pulled from the shared ring")                        \
-    X(recycled, mbufs, false, "objects freed on the owner lcore, straight into its store")              \
-    X(deferred, mbufs, false, "objects freed on another worker lcore, pushed to the owner in batches")  \
-    X(defer_full, mbufs, false,                                                                         \
-      "of those, objects that found the defer ring full and took the shared ring")               \
-    X(shared_put, mbufs, true, "objects freed on the main lcore or a non-EAL thread (shared ring)")    \
-    X(foreign_alloc, mbufs, true, "objects allocated on an lcore other than the owner")                \
-    X(foreign_fail, calls, true, "allocations on a non-owner lcore that the shared ring could not serve")
+#define PMDFWD_RECYCLE_COUNTS(X)                                                                \
+    X(alloc_fast, mbufs, false, "owner: objects served from its store as it stood (cache hit)") \
+    X(alloc_slow, mbufs, false, "owner: objects served after a refill of its store")            \
+    X(alloc_empty, calls, true,                                                                 \
+      "owner: allocations that failed: every object of the pool was in use")                    \
+    X(refill_defer, mbufs, false, "owner: objects pulled back from defer rings")                \
+    X(refill_shared, mbufs, false, "owner: objects pulled from the shared ring")                \
+    X(recycled, mbufs, false, "objects freed on the owner lcore, straight into its store")      \
+    X(deferred, mbufs, false,                                                                   \
+      "objects freed on another worker lcore, pushed to the owner in batches")                  \
+    X(defer_full, mbufs, false,                                                                 \
+      "of those, objects that found the defer ring full and took the shared ring")              \
+    X(shared_put, mbufs, true,                                                                  \
+      "objects freed on the main lcore or a non-EAL thread (shared ring)")                      \
+    X(foreign_alloc, mbufs, true, "objects allocated on an lcore other than the owner")         \
+    X(foreign_fail, calls, true,                                                                \
+      "allocations on a non-owner lcore that the shared ring could not serve")
 
 // Where a recycle pool's free objects lie now, X(name, unit, help): levels, read while the
 // workers run, so approximate; their sum plus DPDK's lcore caches is avail.

@@ -51,7 +51,8 @@ Record worker_record(const WorkerIdentity& who, const WorkerSnapshot& s) {
 }
 
 void add_worker_recycle_counts(Record& r, const RecycleCounts& c) {
-#define PMDFWD_SET_RECYCLE(name, unit, rare, help) r.set(kWorkerRecord.at("recycle_" #name), c.name);
+#define PMDFWD_SET_RECYCLE(name, unit, rare, help) \
+    r.set(kWorkerRecord.at("recycle_" #name), c.name);
     PMDFWD_RECYCLE_COUNTS(PMDFWD_SET_RECYCLE)
 #undef PMDFWD_SET_RECYCLE
 }

@@ -13,10 +13,10 @@
 struct rte_ring;
 
 #include "config.hpp"
+#include "histogram.hpp"
 #include "l2_header.hpp"
 #include "link_state.hpp"
 #include "recycle_mempool.hpp"
-#include "histogram.hpp"
 #include "worker_stats.hpp"
 
 namespace pmdfwd {

@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "histogram.hpp"
 #include "pool.hpp"
 #include "port.hpp"
 #include "ring_ports.hpp"
 #include "traffic_gen.hpp"
-#include "histogram.hpp"
 
 using namespace pmdfwd;
 

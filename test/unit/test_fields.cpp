@@ -40,8 +40,8 @@ Json full_record(const RecordSchema& s) {
         } else if (f.kind == Kind::histogram) {
             r[key + "_count"] = 3;
             r[key + "_sum_ns"] = 600;
-            for (const char* p : {"_min_ns", "_avg_ns", "_p50_ns", "_p90_ns", "_p99_ns",
-                                  "_p999_ns", "_max_ns"})
+            for (const char* p :
+                 {"_min_ns", "_avg_ns", "_p50_ns", "_p90_ns", "_p99_ns", "_p999_ns", "_max_ns"})
                 r[key + p] = n++;
             r[key + "_le_ns"] = {127, 255};
             r[key + "_buckets"] = {1, 2};
@@ -88,14 +88,16 @@ TEST_CASE("docs/cli.md carries every record's field table as the tables declare 
     const size_t end = docs.find("\n## ", section + 1);
     const std::string fields = docs.substr(section, end == std::string::npos ? end : end - section);
     size_t headings = 0;
-    for (size_t at = fields.find("\n### "); at != std::string::npos; at = fields.find("\n### ", at + 1))
+    for (size_t at = fields.find("\n### "); at != std::string::npos;
+         at = fields.find("\n### ", at + 1))
         ++headings;
     CHECK(headings == std::size(kRecordSchemas) + 1);  // and the histogram keys
     for (const auto* s : kRecordSchemas) {
         const std::string expected = fields_markdown(*s);
-        INFO("docs/cli.md, ## Record fields, lacks this block as it stands "
-             "(`pmdctl fields --markdown` prints them all):\n"
-             << expected);
+        INFO(
+            "docs/cli.md, ## Record fields, lacks this block as it stands "
+            "(`pmdctl fields --markdown` prints them all):\n"
+            << expected);
         CHECK(fields.find(expected) != std::string::npos);
     }
     INFO(histogram_wire_markdown());
@@ -111,18 +113,24 @@ TEST_CASE("pmdctl shows every field of the records it renders", "[fields][pmdctl
         std::set<std::string> json_only;
     };
     const Case cases[] = {
-        {&kWorkerRecord, [](const Json& r) { return pmdctl::render_workers(std::vector<Json>{r}); },
+        {&kWorkerRecord,
+         [](const Json& r) { return pmdctl::render_workers(std::vector<Json>{r}); },
          {"cpu_ns"}},  // the CPU time behind cpu%
         {&kStatsRecord, [](const Json& r) { return pmdctl::render_stats(r, {}); }, {}},
         {&kLatencyRecord,
          [](const Json& r) { return pmdctl::render_latency(std::vector<Json>{r}, true); },
          {"enabled"}},  // "true" changes nothing; "false" adds a line (below)
-        {&kPortRecord, [](const Json& r) { return pmdctl::render_ports(std::vector<Json>{r}); }, {}},
-        {&kPoolRecord, [](const Json& r) { return pmdctl::render_pools(std::vector<Json>{r}); }, {}},
+        {&kPortRecord,
+         [](const Json& r) { return pmdctl::render_ports(std::vector<Json>{r}); },
+         {}},
+        {&kPoolRecord,
+         [](const Json& r) { return pmdctl::render_pools(std::vector<Json>{r}); },
+         {}},
         {&kInfoRecord,
          [](const Json& r) { return pmdctl::render_plan(r, Json::array({"plan line"})); },
          {}},
-        {&kLogRecord, [](const Json& r) { return pmdctl::render_log(r); },
+        {&kLogRecord,
+         [](const Json& r) { return pmdctl::render_log(r); },
          {"enabled"}},  // "true" is what a record of a running channel says
     };
     for (const auto& c : cases) {
@@ -151,8 +159,9 @@ TEST_CASE("pmdctl fields prints the tables the docs check holds", "[fields][pmdc
     const std::string line = people.substr(row + 1, people.find('\n', row + 1) - row - 1);
     CHECK(line.find(" packets ") != std::string::npos);
     CHECK(line.find(" counter ") != std::string::npos);
-    CHECK(line.ends_with("the TX queue took no more while the output port's link was down or its "
-                         "interface gone"));
+    CHECK(
+        line.ends_with("the TX queue took no more while the output port's link was down or its "
+                       "interface gone"));
     const Json j = pmdctl::fields_json();
     REQUIRE(j.size() == std::size(kRecordSchemas));
     CHECK(j[1]["record"] == "worker");

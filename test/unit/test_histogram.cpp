@@ -9,9 +9,9 @@ using namespace pmdfwd;
 
 TEST_CASE("histogram view: at 1 GHz the edges are the buckets' own", "[histogram]") {
     Histogram h;
-    h.record(5);              // bucket [5, 6)
-    h.record(7, 3);           // [7, 8), three values
-    h.record(40);             // [40, 48)
+    h.record(5);     // bucket [5, 6)
+    h.record(7, 3);  // [7, 8), three values
+    h.record(40);    // [40, 48)
     const HistogramView v = histogram_view(h.read(), 1000000000);
     CHECK(v.count == 5);
     CHECK(v.sum_ns == 5 + 21 + 40);
@@ -35,8 +35,7 @@ TEST_CASE("histogram view: at 1 GHz the edges are the buckets' own", "[histogram
     CHECK(v.avg_ns() == 13);
 }
 
-TEST_CASE("histogram view: at a TSC rate every value is at most its bucket's edge",
-          "[histogram]") {
+TEST_CASE("histogram view: at a TSC rate every value is at most its bucket's edge", "[histogram]") {
     // 2.3 GHz: below 3 cycles a bucket is narrower than a nanosecond and is
     // merged with its neighbour; above, edges are rounded up.
     constexpr uint64_t kHz = 2300000000;
@@ -117,10 +116,9 @@ TEST_CASE("histogram bars: one line per bucket, bpftrace style", "[histogram]") 
     // The open top bucket is labelled by the edge below it.
     v.le_ns = {1073741823, 2147483647, kNoUpperBound};
     v.counts = {3, 0, 1};
-    CHECK(histogram_bars(v) ==
-          std::vector<std::string>{
-              "<= 1.07s  3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|",
-              "<= 2.15s  0 |                                        |",
-              "> 2.15s   1 |@@@@@@@@@@@@@                           |",
-          });
+    CHECK(histogram_bars(v) == std::vector<std::string>{
+                                   "<= 1.07s  3 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|",
+                                   "<= 2.15s  0 |                                        |",
+                                   "> 2.15s   1 |@@@@@@@@@@@@@                           |",
+                               });
 }

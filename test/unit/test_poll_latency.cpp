@@ -6,12 +6,12 @@
 #include <set>
 
 #include "config_loader.hpp"
+#include "histogram.hpp"
 #include "plan.hpp"
 #include "pmd_quirks.hpp"
 #include "probe_frame.hpp"
 #include "report.hpp"
 #include "sequence_tracker.hpp"
-#include "histogram.hpp"
 
 using namespace pmdfwd;
 
