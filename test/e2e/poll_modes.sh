@@ -107,14 +107,14 @@ check "and spun instead of sleeping between them (${busy_wakeups:-?} wake-ups, s
   test $(( ${busy_wakeups:-999999} * 2 )) -le "${busy_rx:-0}"
 
 latency=$("$PMDCTL" --file-prefix "$PREFIX" --json show latency)
-lat_pkts=$(json_get "$latency" '[w for w in d if w["rx_port"]=="right"][0]["pkts"]')
+lat_pkts=$(json_get "$latency" '[w for w in d if w["rx_port"]=="right"][0]["residence_count"]')
 rx_pkts=$(worker rx_pkts right)
 # Both since the same clear, taken while traffic flowed: at that moment the
 # published counters lagged the histogram by at most the 16 bursts a worker
 # batches, so rx_pkts since the clear may exceed the histogram's count by that.
 check "the residence histogram counts each packet received ($lat_pkts vs $rx_pkts)" \
   test "$lat_pkts" -gt 1000 -a $((rx_pkts - lat_pkts)) -ge 0 -a $((rx_pkts - lat_pkts)) -le 512
-sane=$(json_get "$latency" 'all(0 < w["min_ns"] <= w["avg_ns"] <= w["max_ns"] for w in d)')
+sane=$(json_get "$latency" 'all(0 < w["residence_min_ns"] <= w["residence_avg_ns"] <= w["residence_max_ns"] for w in d)')
 check "0 < min <= avg <= max on every worker" test "$sane" = True
 check "pmdctl show latency prints a table" \
   bash -c "'$PMDCTL' --file-prefix '$PREFIX' show latency | grep -q 'p99.9'"
