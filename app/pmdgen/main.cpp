@@ -46,6 +46,7 @@ struct Options {
     uint32_t drain_ms = 200;
     uint32_t link_wait_s = 10;
     bool json = false;
+    bool histogram = false;
     std::string file_prefix = "pmdgen";
     unsigned lcore = 0;
     uint32_t memory_mb = 256;
@@ -159,6 +160,7 @@ pmdgen::Report make_report(const pmdfwd::TrafficGen& gen, const pmdfwd::Histogra
     r.sent_in_span = r.counters.sent - sent_before;
     r.received_in_span = r.received - received_before;
     r.latency = pmdfwd::summarize(lat, rte_get_tsc_hz());
+    r.histogram = pmdfwd::histogram_view(lat, rte_get_tsc_hz());
     r.jitter_ns = gen.jitter_cycles() * 1e9 / double(rte_get_tsc_hz());
     return r;
 }
@@ -256,6 +258,9 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
                                            warm_received, double(sent_end - start) / double(hz),
                                            double(sent_end - measured_from) / double(hz), true);
         print(total, o.json);
+        if (o.histogram && !o.json)
+            for (const auto& line : pmdfwd::histogram_bars(total.histogram))
+                std::cout << line << '\n';
         gen.reset();
         tx.reset();
         rx_own.reset();
@@ -307,6 +312,8 @@ int main(int argc, char** argv) {
     cli.add_option("--link-wait", o.link_wait_s, "Seconds to wait for the links to come up")
         ->capture_default_str();
     cli.add_flag("--json", o.json, "One JSON object per report line");
+    cli.add_flag("--histogram", o.histogram,
+                 "After the summary, its latency histogram as bars (--json: always in the summary)");
     cli.add_option("--file-prefix", o.file_prefix, "EAL file prefix")->capture_default_str();
     cli.add_option("--lcore", o.lcore, "The one lcore pmdgen runs on")->capture_default_str();
     cli.add_option("--memory-mb", o.memory_mb, "EAL memory")

@@ -61,6 +61,12 @@ nlohmann::json report_json(const Report& r) {
                           {"p999_ns", l.p999_ns},
                           {"max_ns", l.max_ns},
                           {"delay_variation_ns", l.count ? l.max_ns - l.min_ns : 0.0}};
+    // The summary carries the histogram in the wire format pmdfwd's
+    // records use (le_ns: inclusive upper edges; buckets: counts).
+    if (r.final) {
+        lat["le_ns"] = r.histogram.le_ns;
+        lat["buckets"] = r.histogram.counts;
+    }
     return {{"type", r.final ? "summary" : "interval"},
             {"t_s", r.t_s},
             {"span_s", r.span_s},

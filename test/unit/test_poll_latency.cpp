@@ -246,8 +246,13 @@ TEST_CASE("pmdgen report: line and JSON", "[pmdgen]") {
     r.latency.count = 19990;
     r.latency.min_ns = 1000;
     r.latency.max_ns = 5000;
+    r.histogram.le_ns = {1023, 5119};
+    r.histogram.counts = {19000, 990};
     const auto j = pmdgen::report_json(r);
     CHECK(j["type"] == "summary");
+    // The summary's histogram, in pmdfwd's wire format.
+    CHECK(j["latency"]["le_ns"] == nlohmann::json({1023, 5119}));
+    CHECK(j["latency"]["buckets"] == nlohmann::json({19000, 990}));
     CHECK(j["lost"] == 10);
     CHECK(j["tx_pps"] == 10000.0);
     CHECK(j["latency"]["delay_variation_ns"] == 4000.0);
@@ -256,4 +261,5 @@ TEST_CASE("pmdgen report: line and JSON", "[pmdgen]") {
     CHECK(line.find("tx 10.0 kpps") != std::string::npos);
     r.final = false;
     CHECK(pmdgen::report_json(r)["missing"] == 10);
+    CHECK_FALSE(pmdgen::report_json(r)["latency"].contains("le_ns"));  // intervals: figures only
 }
