@@ -3,21 +3,15 @@
 // the telemetry thread, are in appliance_control.cpp.
 #include "appliance.hpp"
 
-#include <rte_cycles.h>
 #include <rte_eal.h>
-#include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
-#include <rte_mbuf.h>
 #include <rte_mempool.h>
-#include <rte_ring.h>
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include "netlog_sink.hpp"
 #include "pmd_quirks.hpp"
-#include "version.hpp"
 
 namespace pmdfwd {
 
@@ -36,6 +30,8 @@ Result<std::unique_ptr<Appliance>> Appliance::start(const Config& cfg, const Pla
     return app;
 }
 
+// Top to bottom, each step on what the ones before built; shutdown() undoes
+// them in reverse.
 Status Appliance::build(const std::string& pool_prefix) {
     // "<prefix>_spare<port>" must fit RTE_MEMPOOL_NAMESIZE with room for ids.
     if (pool_prefix.size() + 12 >= RTE_MEMPOOL_NAMESIZE)
@@ -49,54 +45,16 @@ Status Appliance::build(const std::string& pool_prefix) {
                               std::to_string(w.lcore) +
                               " is not an enabled worker lcore of this EAL; check eal.lcores");
     if (auto st = create_pools(pool_prefix); !st) return st;
-    data_pool_count_ = pools_.size();
-    for (size_t p = 0; p < cfg_.ports.size(); ++p) {
-        PortSetup setup;
-        setup.config = &cfg_.ports[p];
-        setup.plan = plan_.ports[p];
-        for (const auto& w : plan_.workers)
-            if (w.rx_port == p) setup.rx_pools.push_back(worker_pool_[w.id]);
-        setup.one_pool_per_tx_queue = one_pool_per_tx_queue(p);
-        for (const auto& w : plan_.workers)
-            if (w.rx_port == p && w.poll == PollMode::interrupt) setup.rx_interrupts = true;
-        setup.make_spare_pool = [&, p](uint32_t mbufs) -> Result<rte_mempool*> {
-            auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), mbufs, 0,
-                                      cfg_.pool.data_room, SOCKET_ID_ANY, cfg_.pool.color);
-            if (!spare) return spare.error();
-            pools_.push_back(std::move(spare.value()));
-            return pools_.back()->mempool();
-        };
-        auto port = Port::open(setup);
-        if (!port) return port.error();
-        ports_.push_back(std::move(port.value()));
-    }
+    if (auto st = open_ports(pool_prefix); !st) return st;
     if (cfg_.netlog.enabled)
         if (auto st = create_netlog(pool_prefix); !st) return st;
     // Port set-up allocated on this lcore: give back what its cache kept, so
     // every free buffer is reachable by the pools' owners.
-    for (const auto& pool : pools_) rte_mempool_cache_flush(nullptr, pool->mempool());
-    for (auto& port : ports_) port->watch_link();
+    for (const auto& e : pools_) rte_mempool_cache_flush(nullptr, e.pool->mempool());
+    for (auto& e : ports_) e.port->watch_link();
     if (auto st = create_handoff_rings(pool_prefix); !st) return st;
     if (auto st = wire_workers(); !st) return st;
-    last_alloc_empty_.assign(data_pool_count_, 0);
-    last_rx_nombuf_.assign(ports_.size(), 0);
-    last_pool_warning_.assign(data_pool_count_, {});
-    last_port_warning_.assign(ports_.size(), {});
-    worker_baseline_.resize(workers_.size());
-    residence_baseline_.resize(workers_.size());
-    cpu_baseline_.assign(workers_.size(), {0, std::chrono::steady_clock::now()});
-    port_baseline_.resize(ports_.size());
-    pool_recycle_baseline_.resize(pools_.size());
-    worker_recycle_baseline_.resize(workers_.size());
-    launched_.assign(workers_.size(), false);
-    for (auto& w : workers_) {
-        if (int rc = rte_eal_remote_launch(worker_main, w.get(), w->lcore); rc != 0)
-            return make_error("worker " + std::to_string(w->id) +
-                                  ": rte_eal_remote_launch on lcore " + std::to_string(w->lcore) +
-                                  " failed: " + std::to_string(rc),
-                              rc);
-        launched_[w->id] = true;
-    }
+    if (auto st = launch_workers(); !st) return st;
     control_attach(this);
     return Ok{};
 }
@@ -120,22 +78,6 @@ Status Appliance::open_telemetry_gate() {
     return Ok{};
 }
 
-// Fast free is safe on port p when each of its TX queues sees one pool: one
-// shared pool, or per-worker queues whose senders forward only their own
-// pool's mbufs (no spare rx queues a quirk adds to the port they poll).
-bool Appliance::one_pool_per_tx_queue(size_t p) const {
-    if (cfg_.pool.model == PoolModel::shared) return true;
-    if (plan_.ports[p].tx != TxMode::per_worker) return false;
-    for (const auto& w : plan_.workers) {
-        if (w.tx_port != int(p)) continue;
-        const PortPlan& in = plan_.ports[w.rx_port];
-        if (configured_queue_counts(limits_[w.rx_port].driver, in.rx_queues, in.tx_queues).rx >
-            in.rx_queues)
-            return false;
-    }
-    return true;
-}
-
 // tx = "auto" needs each device's queue limits, known only once EAL has
 // probed it: the plan is built again with them.
 Status Appliance::resolve_plan() {
@@ -145,106 +87,70 @@ Status Appliance::resolve_plan() {
         if (!l) return l.error();
         limits.push_back(l.value());
     }
-    limits_ = limits;
     auto planned = build_plan(cfg_, &limits);
     if (const auto* e = std::get_if<ConfigError>(&planned)) return make_error(e->to_string());
     plan_ = std::get<Plan>(std::move(planned));
+    ports_.resize(limits.size());
+    for (size_t p = 0; p < limits.size(); ++p) ports_[p].limits = limits[p];
     return Ok{};
 }
 
+// The plan's pools, and each worker's entry pointing at its own.
 Status Appliance::create_pools(const std::string& pool_prefix) {
     const PoolConfig& pc = cfg_.pool;
-    if (pc.model == PoolModel::shared) {
-        const int socket = int(rte_lcore_to_socket_id(plan_.workers.front().lcore));
-        auto pool = Pool::create(pool_prefix + "_shared", pc.mbufs, pc.cache, pc.data_room, socket,
-                                 pc.color);
-        if (!pool) return pool.error();
-        pools_.push_back(std::move(pool.value()));
-        worker_pool_.assign(plan_.workers.size(), pools_.back()->mempool());
-        return Ok{};
-    }
-    for (const auto& w : plan_.workers) {
-        const std::string name = pool_prefix + "_w" + std::to_string(w.id);
-        const int socket = int(rte_lcore_to_socket_id(w.lcore));
-        auto pool = pc.model == PoolModel::recycle
+    for (const PoolPlan& pp : plan_.pools) {
+        const std::string name = pool_prefix + "_" + pp.suffix;
+        const int socket = int(rte_lcore_to_socket_id(pp.socket_lcore));
+        auto pool = pp.recycle
                         ? Pool::create_recycle(name, pc.mbufs, pc.cache, pc.data_room, socket,
-                                               w.lcore, pc.color)
+                                               pp.owner_lcore, pc.color)
                         : Pool::create(name, pc.mbufs, pc.cache, pc.data_room, socket, pc.color);
         if (!pool) return pool.error();
-        pools_.push_back(std::move(pool.value()));
-        worker_pool_.push_back(pools_.back()->mempool());
+        pools_.emplace_back(std::move(pool.value()), true);
     }
+    workers_.resize(plan_.workers.size());
+    for (const auto& w : plan_.workers) workers_[w.id].pool = pools_[w.pool].pool->mempool();
     return Ok{};
 }
 
-// One single-producer/single-consumer ring per worker that hands off, on the
-// owner's socket: the owner is the one that reads it in its loop.
-Status Appliance::create_handoff_rings(const std::string& prefix) {
-    handoff_rings_.assign(plan_.workers.size(), nullptr);
+// Fast free is safe on port p when each of its TX queues sees one pool: one
+// shared pool, or per-worker queues whose senders forward only their own
+// pool's mbufs (no spare rx queues a quirk adds to the port they poll).
+bool Appliance::one_pool_per_tx_queue(size_t p) const {
+    if (plan_.pools.size() == 1) return true;
+    if (plan_.ports[p].tx != TxMode::per_worker) return false;
     for (const auto& w : plan_.workers) {
-        if (w.handoff_to == kNoWorker) continue;
-        const unsigned owner_lcore = plan_.workers[size_t(w.handoff_to)].lcore;
-        const std::string name = prefix + "_h" + std::to_string(w.id);
-        rte_ring* ring = rte_ring_create(name.c_str(), cfg_.forward.handoff_ring,
-                                         int(rte_lcore_to_socket_id(owner_lcore)),
-                                         RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
-        if (!ring)
-            return make_error("worker " + std::to_string(w.id) +
-                                  ": cannot create its handoff ring '" + name + "' of " +
-                                  std::to_string(cfg_.forward.handoff_ring) +
-                                  " slots: " + rte_strerror(rte_errno),
-                              -rte_errno);
-        handoff_rings_[w.id] = ring;
+        if (w.tx_port != int(p)) continue;
+        const PortPlan& in = plan_.ports[w.rx_port];
+        if (configured_queue_counts(ports_[w.rx_port].limits.driver, in.rx_queues, in.tx_queues)
+                .rx > in.rx_queues)
+            return false;
     }
-    return Ok{};
+    return true;
 }
 
-Status Appliance::wire_workers() {
-    for (const auto& wp : plan_.workers) {
-        auto w = make_worker_context(wp.lcore);
-        if (!w)
-            return make_error("worker " + std::to_string(wp.id) +
-                              ": no EAL memory left for its context; raise eal.memory_mb");
-        w->id = wp.id;
-        w->lcore = wp.lcore;
-        w->rx_port = ports_[wp.rx_port]->id();
-        w->rx_queue = wp.rx_queue;
-        if (wp.rx_queue == 0) {
-            const Port& in = *ports_[wp.rx_port];
-            w->spare_rx_first = plan_.ports[wp.rx_port].rx_queues;
-            w->spare_rx_count = uint16_t(in.rx_queues_configured() - w->spare_rx_first);
-        }
-        w->has_tx = wp.tx_port != kNoPort;
-        if (w->has_tx) {
-            const Port& out = *ports_[size_t(wp.tx_port)];
-            w->tx = {out.id(), wp.tx_queue, out.link_cell()};
-            w->tx_max_frame_bytes = max_frame_bytes(cfg_.ports[size_t(wp.tx_port)].mtu);
-            w->handoff_out = handoff_rings_[wp.id];
-            if (cfg_.forward.mode == ForwardMode::l2)
-                w->l2_header = L2Header::make(cfg_.forward.next_hop_mac.at(out.name()), out.mac());
-        }
-        for (const auto& sender : plan_.workers)
-            if (sender.handoff_to == int(wp.id))
-                w->handoff_in[w->handoff_in_count++] = {
-                    handoff_rings_[sender.id],
-                    {ports_[size_t(sender.tx_port)]->id(), sender.tx_queue,
-                     ports_[size_t(sender.tx_port)]->link_cell()}};
-        if (cfg_.pool.model == PoolModel::recycle)
-            for (size_t other = 0; other < worker_pool_.size(); ++other)
-                if (other != wp.id)
-                    w->defer_flush[w->defer_flush_count++] =
-                        make_defer_flush(worker_pool_[other], wp.lcore);
-        w->pool = worker_pool_[wp.id];
-        w->pool_recycles = cfg_.pool.model == PoolModel::recycle;
-        w->mode = cfg_.forward.mode;
-        w->burst = cfg_.forward.burst;
-        w->tx_retries = cfg_.forward.tx_retries;
-        w->poll = wp.poll;
-        if (wp.poll != PollMode::busy) w->idle_polls = cfg_.poll.idle_polls_for(wp.poll);
-        w->max_sleep_us = cfg_.poll.max_sleep_us;
-        w->latency = cfg_.forward.latency;
-        w->stop = &stop_workers_;
-        workers_.push_back(std::move(w));
+// Every port configured and started, its rx queues fed by their workers'
+// pools (and by a spare pool where a quirk adds rx queues).
+Status Appliance::open_ports(const std::string& pool_prefix) {
+    for (size_t p = 0; p < cfg_.ports.size(); ++p) {
+        PortSetup setup;
+        setup.config = &cfg_.ports[p];
+        setup.plan = plan_.ports[p];
+        for (const auto& w : plan_.workers)
+            if (w.rx_port == p) setup.rx_pools.push_back(workers_[w.id].pool);
+        setup.one_pool_per_tx_queue = one_pool_per_tx_queue(p);
+        for (const auto& w : plan_.workers)
+            if (w.rx_port == p && w.poll == PollMode::interrupt) setup.rx_interrupts = true;
+        setup.make_spare_pool = [&, p](uint32_t mbufs) -> Result<rte_mempool*> {
+            auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), mbufs, 0,
+                                      cfg_.pool.data_room, SOCKET_ID_ANY, cfg_.pool.color);
+            if (!spare) return spare.error();
+            pools_.emplace_back(std::move(spare.value()));
+            return pools_.back().pool->mempool();
+        };
+        auto port = Port::open(setup);
+        if (!port) return port.error();
+        ports_[p].port = std::move(port.value());
     }
     return Ok{};
 }
@@ -257,19 +163,20 @@ Status Appliance::create_netlog(const std::string& pool_prefix) {
     while (p < cfg_.ports.size() && cfg_.ports[p].name != nc.port) ++p;
     if (p == cfg_.ports.size() || plan_.ports[p].netlog_queue < 0)
         return make_error("netlog: port '" + nc.port + "' has no log channel queue in the plan");
+    const Port& port = *ports_[p].port;
     // Headroom, the 42 header bytes and one 1000-byte datagram, rounded up.
     constexpr uint16_t kDataRoom = 128 + 1088;
     auto pool = Pool::create(pool_prefix + "_netlog", nc.reserve, 0, kDataRoom,
-                             rte_eth_dev_socket_id(ports_[p]->id()));
+                             rte_eth_dev_socket_id(port.id()));
     if (!pool) return pool.error();
-    pools_.push_back(std::move(pool.value()));
+    pools_.emplace_back(std::move(pool.value()));
     NetlogSetup setup;
     setup.config = nc;
-    setup.port_id = ports_[p]->id();
+    setup.port_id = port.id();
     setup.queue = uint16_t(plan_.ports[p].netlog_queue);
-    setup.src_mac = ports_[p]->mac();
+    setup.src_mac = port.mac();
     setup.port_name = nc.port;
-    setup.reserve = pools_.back()->mempool();
+    setup.reserve = pools_.back().pool->mempool();
     auto ch = NetlogChannel::create(setup);
     if (!ch) return ch.error();
     netlog_ = std::move(ch.value());
@@ -280,6 +187,87 @@ Status Appliance::create_netlog(const std::string& pool_prefix) {
     return Ok{};
 }
 
+// One single-producer/single-consumer ring per worker that hands off, on the
+// owner's socket: the owner is the one that reads it in its loop.
+Status Appliance::create_handoff_rings(const std::string& prefix) {
+    for (const auto& w : plan_.workers) {
+        if (w.handoff_to == kNoWorker) continue;
+        const unsigned owner_lcore = plan_.workers[size_t(w.handoff_to)].lcore;
+        auto ring =
+            HandoffRing::create(prefix + "_h" + std::to_string(w.id), cfg_.forward.handoff_ring,
+                                int(rte_lcore_to_socket_id(owner_lcore)));
+        if (!ring)
+            return make_error("worker " + std::to_string(w.id) + ": " + ring.error().message,
+                              ring.error().code);
+        workers_[w.id].handoff = std::move(ring.value());
+    }
+    return Ok{};
+}
+
+Status Appliance::wire_workers() {
+    for (const auto& wp : plan_.workers) {
+        auto w = make_worker_context(wp.lcore);
+        if (!w)
+            return make_error("worker " + std::to_string(wp.id) +
+                              ": no EAL memory left for its context; raise eal.memory_mb");
+        w->id = wp.id;
+        w->lcore = wp.lcore;
+        w->rx_port = ports_[wp.rx_port].port->id();
+        w->rx_queue = wp.rx_queue;
+        if (wp.rx_queue == 0) {
+            const Port& in = *ports_[wp.rx_port].port;
+            w->spare_rx_first = plan_.ports[wp.rx_port].rx_queues;
+            w->spare_rx_count = uint16_t(in.rx_queues_configured() - w->spare_rx_first);
+        }
+        w->has_tx = wp.tx_port != kNoPort;
+        if (w->has_tx) {
+            const Port& out = *ports_[size_t(wp.tx_port)].port;
+            w->tx = {out.id(), wp.tx_queue, out.link_cell()};
+            w->tx_max_frame_bytes = max_frame_bytes(cfg_.ports[size_t(wp.tx_port)].mtu);
+            w->handoff_out = workers_[wp.id].handoff.get();
+            if (cfg_.forward.mode == ForwardMode::l2)
+                w->l2_header = L2Header::make(cfg_.forward.next_hop_mac.at(out.name()), out.mac());
+        }
+        for (const auto& sender : plan_.workers)
+            if (sender.handoff_to == int(wp.id)) {
+                const Port& out = *ports_[size_t(sender.tx_port)].port;
+                w->handoff_in[w->handoff_in_count++] = {
+                    workers_[sender.id].handoff.get(),
+                    {out.id(), sender.tx_queue, out.link_cell()}};
+            }
+        // Its frees of other workers' recycle pools go home in batches.
+        for (size_t k = 0; k < plan_.pools.size(); ++k)
+            if (plan_.pools[k].recycle && k != wp.pool)
+                w->defer_flush[w->defer_flush_count++] =
+                    make_defer_flush(pools_[k].pool->mempool(), wp.lcore);
+        w->pool = workers_[wp.id].pool;
+        w->pool_recycles = plan_.pools[wp.pool].recycle;
+        w->mode = cfg_.forward.mode;
+        w->burst = cfg_.forward.burst;
+        w->tx_retries = cfg_.forward.tx_retries;
+        w->poll = wp.poll;
+        if (wp.poll != PollMode::busy) w->idle_polls = cfg_.poll.idle_polls_for(wp.poll);
+        w->max_sleep_us = cfg_.poll.max_sleep_us;
+        w->latency = cfg_.forward.latency;
+        w->stop = &stop_workers_;
+        workers_[wp.id].ctx = std::move(w);
+    }
+    return Ok{};
+}
+
+Status Appliance::launch_workers() {
+    for (auto& e : workers_) {
+        WorkerContext& w = *e.ctx;
+        if (int rc = rte_eal_remote_launch(worker_main, &w, w.lcore); rc != 0)
+            return make_error("worker " + std::to_string(w.id) +
+                                  ": rte_eal_remote_launch on lcore " + std::to_string(w.lcore) +
+                                  " failed: " + std::to_string(rc),
+                              rc);
+        e.launched = true;
+    }
+    return Ok{};
+}
+
 void Appliance::housekeeping() {
     if (netlog_) netlog_->refill();
     watch_pools();
@@ -287,8 +275,8 @@ void Appliance::housekeeping() {
     // read and two ioctls); a TX shortfall in the ~100 ms before a link
     // change is seen still counts as tx_full.
     constexpr auto kLinkWatchInterval = std::chrono::milliseconds(100);
-    if (const auto now = std::chrono::steady_clock::now(); now >= next_link_watch_) {
-        for (auto& port : ports_) port->watch_link();
+    if (const auto now = Clock::now(); now >= next_link_watch_) {
+        for (auto& e : ports_) e.port->watch_link();
         next_link_watch_ = now + kLinkWatchInterval;
     }
 }
@@ -298,57 +286,44 @@ void Appliance::housekeeping() {
 // for recycle pools), as an empty pool when sampled, or as a port's
 // rx_nombuf growing.
 void Appliance::watch_pools() {
-    const auto now = std::chrono::steady_clock::now();
-    const auto quiet = [&](std::chrono::steady_clock::time_point& last) {
+    const auto now = Clock::now();
+    const auto quiet = [&](Clock::time_point& last) {
         if (now - last < std::chrono::seconds(1)) return true;
         last = now;
         return false;
     };
-    for (size_t p = 0; p < ports_.size(); ++p) {
-        const uint64_t nombuf = ports_[p]->stats().rx_nombuf;
-        const uint64_t grown = nombuf - std::min(nombuf, last_rx_nombuf_[p]);
-        last_rx_nombuf_[p] = nombuf;
-        if (grown != 0 && !quiet(last_port_warning_[p]))
+    for (auto& e : ports_) {
+        const uint64_t nombuf = e.port->stats().rx_nombuf;
+        const uint64_t grown = nombuf - std::min(nombuf, e.last_rx_nombuf);
+        e.last_rx_nombuf = nombuf;
+        if (grown != 0 && !quiet(e.last_warning))
             spdlog::warn(
                 "port '{}': {} receive buffer allocations failed since the last check: "
                 "the pool of its rx queues is exhausted",
-                ports_[p]->name(), grown);
+                e.port->name(), grown);
     }
-    for (size_t i = 0; i < data_pool_count_; ++i) {
-        rte_mempool* mp = pools_[i]->mempool();
+    for (auto& e : pools_) {
+        if (!e.data) continue;
+        rte_mempool* mp = e.pool->mempool();
         uint64_t failures = 0;
-        if (pools_[i]->recycles()) {
+        if (e.pool->recycles()) {
             const uint64_t empty = recycle_counts(mp).alloc_empty;
-            failures = empty - std::min(empty, last_alloc_empty_[i]);
-            last_alloc_empty_[i] = empty;
+            failures = empty - std::min(empty, e.last_alloc_empty);
+            e.last_alloc_empty = empty;
         }
         const unsigned avail = rte_mempool_avail_count(mp);
-        if ((failures == 0 && avail != 0) || quiet(last_pool_warning_[i])) continue;
+        if ((failures == 0 && avail != 0) || quiet(e.last_warning)) continue;
         spdlog::warn(
             "pool '{}' exhausted: {} of {} mbufs in use, {} allocation failures since "
             "the last check",
-            pools_[i]->name(), mp->size - avail, mp->size, failures);
+            e.pool->name(), mp->size - avail, mp->size, failures);
     }
-}
-
-// Bursts handed off but not yet transmitted when the workers stopped.
-uint64_t Appliance::drain_handoff_rings() {
-    uint64_t drained = 0;
-    void* objs[64];
-    for (rte_ring*& ring : handoff_rings_) {
-        if (!ring) continue;
-        while (const unsigned n = rte_ring_dequeue_burst(ring, objs, 64, nullptr)) {
-            rte_pktmbuf_free_bulk(reinterpret_cast<rte_mbuf**>(objs), n);
-            drained += n;
-        }
-        rte_ring_free(ring);
-        ring = nullptr;
-    }
-    return drained;
 }
 
 Appliance::~Appliance() { shutdown(); }
 
+// build() in reverse. A start that failed half-way comes here too, so every
+// step copes with what was not built.
 ShutdownReport Appliance::shutdown() {
     ShutdownReport report;
     if (shut_down_) return report;
@@ -356,37 +331,42 @@ ShutdownReport Appliance::shutdown() {
     control_detach(this);
     telemetry_gate_.reset();
     stop_workers_.store(true);
-    for (size_t i = 0; i < workers_.size(); ++i)
-        if (launched_.size() > i && launched_[i]) rte_eal_wait_lcore(workers_[i]->lcore);
-    report.handoff_drained = drain_handoff_rings();
+    for (const auto& e : workers_)
+        if (e.launched) rte_eal_wait_lcore(e.ctx->lcore);
+    // Bursts handed off but not yet transmitted when the workers stopped.
+    for (auto& e : workers_) {
+        report.handoff_drained += e.handoff.drain();
+        e.handoff = HandoffRing{};
+    }
     report.drained += report.handoff_drained;
 
     // The final lines are logged while every port still runs, so the log
     // channel can send them; then it stops, before any port does.
     std::vector<WorkerSnapshot> finals;
-    for (size_t i = 0; i < workers_.size(); ++i) {
-        finals.push_back(workers_[i]->stats.read());
+    for (size_t i = 0; i < workers_.size() && workers_[i].ctx; ++i) {
+        finals.push_back(workers_[i].ctx->stats.read());
         report.workers.push_back(worker_record(identity(i), finals.back()));
         spdlog::info("final worker {}: {}", i, report.workers.back().to_line());
     }
     report.totals = totals_record(finals, in_flight_level(finals));
-    if (!workers_.empty()) spdlog::info("final totals: {}", report.totals.to_line());
-    for (auto& port : ports_) {
-        spdlog::info("final port '{}': {}", port->name(),
-                     port_counters_record(port->stats()).to_line());
-    }
+    if (!finals.empty()) spdlog::info("final totals: {}", report.totals.to_line());
+    for (const auto& e : ports_)
+        if (e.port)
+            spdlog::info("final port '{}': {}", e.port->name(),
+                         port_counters_record(e.port->stats()).to_line());
     if (netlog_) {
         spdlog::info("netlog: {}", netlog_->stats().to_line());
         netlog_detach();
         netlog_.reset();  // its buffers go home
     }
-    for (auto& port : ports_) report.drained += port->stop_and_drain();
+    for (auto& e : ports_)
+        if (e.port) report.drained += e.port->stop_and_drain();
     if (report.drained)
         spdlog::info("freed {} mbufs left in rx queues and handoff rings at stop", report.drained);
     ports_.clear();  // close devices: PMDs return the mbufs their rings hold
 
-    for (const auto& pool : pools_) {
-        report.audits.push_back(pool->audit());
+    for (const auto& e : pools_) {
+        report.audits.push_back(e.pool->audit());
         const auto& a = report.audits.back();
         if (a.missing() > 0)
             spdlog::error("pool '{}': {} of {} mbufs missing at shutdown (leak)", a.name,

@@ -1,5 +1,7 @@
 // The composition root: builds pools, ports, workers and the control plane in
 // order on an initialised EAL, and tears them down in reverse. Main lcore.
+// State is kept per worker, per port and per pool, each entry owning what it
+// names, in the order the plan gives.
 #pragma once
 
 #include <atomic>
@@ -11,6 +13,7 @@
 #include "config.hpp"
 #include "control.hpp"
 #include "error.hpp"
+#include "handoff_ring.hpp"
 #include "netlog_channel.hpp"
 #include "plan.hpp"
 #include "pool.hpp"
@@ -53,14 +56,15 @@ class Appliance final : public ControlTarget {
 
     bool stop_requested() const { return stop_requested_.load(); }
     // Main lcore, every few tens of ms: refill the log channel's pre-filled
-    // buffers, and log (rate limited) any data pool that ran dry.
+    // buffers, sample the links, and log (rate limited) any data pool that
+    // ran dry.
     void housekeeping();
     WorkerSnapshot worker_snapshot(size_t i) const;        // since last clear
     HistogramSnapshot residence_snapshot(size_t i) const;  // since last clear
     uint64_t worker_cpu_ns(size_t i) const;                // its thread's CPU time since start
-    const Port& port_at(size_t i) const { return *ports_[i]; }
+    const Port& port_at(size_t i) const { return *ports_[i].port; }
     const Plan& resolved_plan() const { return plan_; }
-    rte_mempool* worker_pool(size_t i) const { return worker_pool_[i]; }
+    rte_mempool* worker_pool(size_t i) const { return workers_[i].pool; }
 
     // ControlTarget (telemetry thread).
     Record info() const override;
@@ -79,13 +83,49 @@ class Appliance final : public ControlTarget {
     void request_stop() override { stop_requested_.store(true); }
 
   private:
+    using Clock = std::chrono::steady_clock;
+
+    // What `clear stats` takes: later reads are differences from it
+    // (control plane only, under baseline_mutex_).
+    struct WorkerBaseline {
+        WorkerSnapshot stats;
+        HistogramSnapshot residence;
+        RecycleCounts recycle;  // on the worker's lcore, over the recycle pools
+        uint64_t cpu_ns = 0;    // the worker thread's CPU time
+        Clock::time_point at = Clock::now();
+    };
+    struct PoolEntry {
+        explicit PoolEntry(std::unique_ptr<Pool> p, bool data_pool = false)
+            : pool(std::move(p)), data(data_pool) {}
+        std::unique_ptr<Pool> pool;
+        bool data = false;  // a worker's pool (not a spare or the log channel's)
+        RecycleCounts baseline;
+        uint64_t last_alloc_empty = 0;  // watch_pools: failures already logged
+        Clock::time_point last_warning{};
+    };
+    struct PortEntry {
+        std::unique_ptr<Port> port;
+        PortLimits limits;  // probed at start
+        PortStats baseline;
+        uint64_t last_rx_nombuf = 0;  // watch_pools: failures already logged
+        Clock::time_point last_warning{};
+    };
+    struct WorkerEntry {
+        WorkerContextPtr ctx;
+        rte_mempool* pool = nullptr;  // its rx queue's, one of pools_
+        HandoffRing handoff;          // to its TX queue's owner; empty: it sends itself
+        bool launched = false;
+        WorkerBaseline baseline;
+    };
+
     Appliance(const Config& cfg, const Plan& plan) : cfg_(cfg), plan_(plan) {}
     Status build(const std::string& pool_prefix);
     Status resolve_plan();
     Status create_pools(const std::string& pool_prefix);
+    Status open_ports(const std::string& pool_prefix);
     Status create_handoff_rings(const std::string& prefix);
     Status wire_workers();
-    uint64_t drain_handoff_rings();
+    Status launch_workers();
     Status create_netlog(const std::string& pool_prefix);
     Status open_telemetry_gate();
     void watch_pools();
@@ -95,38 +135,22 @@ class Appliance final : public ControlTarget {
 
     Config cfg_;
     Plan plan_;
-    std::vector<std::unique_ptr<Pool>> pools_;  // worker pools first, then spare pools
-    std::vector<rte_mempool*> worker_pool_;     // by worker id (all the same for "shared")
-    std::vector<rte_ring*> handoff_rings_;      // by sender worker id; null: sends itself
+    // Declared in build order, so that the members go in reverse: workers
+    // (and their handoff rings) before ports, ports before the pools whose
+    // mbufs their rings hold.
+    std::vector<PoolEntry> pools_;  // the plan's pools first, then spare and log channel pools
+    std::vector<PortEntry> ports_;
+    std::vector<WorkerEntry> workers_;
     std::unique_ptr<NetlogChannel> netlog_;
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket
-    size_t data_pool_count_ = 0;                     // pools_ before spare and netlog pools
-    std::vector<uint64_t> last_alloc_empty_;         // per data pool, for watch_pools
-    std::vector<uint64_t> last_rx_nombuf_;           // per port
-    std::vector<std::chrono::steady_clock::time_point> last_pool_warning_;
-    std::vector<std::chrono::steady_clock::time_point> last_port_warning_;
-    std::vector<PortLimits> limits_;  // probed at start
-    std::vector<std::unique_ptr<Port>> ports_;
-    std::vector<WorkerContextPtr> workers_;
-    std::vector<bool> launched_;
     bool shut_down_ = false;
 
     alignas(64) std::atomic<bool> stop_workers_{false};
     alignas(64) std::atomic<bool> stop_requested_{false};
 
-    mutable std::mutex baseline_mutex_;  // control plane only
-    std::vector<WorkerSnapshot> worker_baseline_;
-    std::vector<HistogramSnapshot> residence_baseline_;
-    struct CpuBaseline {
-        uint64_t cpu_ns = 0;  // the worker thread's CPU time
-        std::chrono::steady_clock::time_point at;
-    };
-    std::vector<CpuBaseline> cpu_baseline_;
-    std::vector<PortStats> port_baseline_;
-    std::vector<RecycleCounts> pool_recycle_baseline_;
-    std::vector<RecycleCounts> worker_recycle_baseline_;
-    std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
-    std::chrono::steady_clock::time_point next_link_watch_{};
+    mutable std::mutex baseline_mutex_;  // control plane only: the baselines above
+    Clock::time_point started_at_ = Clock::now();
+    Clock::time_point next_link_watch_{};
 };
 
 }  // namespace pmdfwd

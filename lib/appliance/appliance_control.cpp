@@ -31,7 +31,7 @@ WorkerSnapshot Appliance::worker_snapshot(size_t i) const {
     // Read under the mutex: a clear between the read and the subtraction
     // would make the baseline newer than the counters and wrap them.
     std::lock_guard lock(baseline_mutex_);
-    return workers_[i]->stats.read().minus(worker_baseline_[i]);
+    return workers_[i].ctx->stats.read().minus(workers_[i].baseline.stats);
 }
 
 Record Appliance::info() const {
@@ -44,15 +44,16 @@ Record Appliance::info() const {
     r.set(t.at("mode"), std::string(to_string(cfg_.forward.mode)));
     r.set(t.at("burst"), cfg_.forward.burst);
     r.set(t.at("tx_retries"), cfg_.forward.tx_retries);
-    r.set(t.at("pool_model"), std::string(to_string(cfg_.pool.model)));
+    r.set(t.at("pool_model"), std::string(to_string(plan_.pool_model)));
     r.set(t.at("main_lcore"), plan_.main_lcore);
     r.set(t.at("workers"), uint64_t(workers_.size()));
     r.set(t.at("ports"), uint64_t(ports_.size()));
     r.set(t.at("pools"), uint64_t(pools_.size()));
     r.set(t.at("tsc_hz"), rte_get_tsc_hz());
-    r.set(t.at("uptime_s"), uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
-                                         std::chrono::steady_clock::now() - started_at_)
-                                         .count()));
+    r.set(
+        t.at("uptime_s"),
+        uint64_t(
+            std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_at_).count()));
     if (telemetry_gate_) {
         const auto& c = telemetry_gate_->counters();
 #define PMDFWD_SET_TELEMETRY(name, unit, help) r.set(t.at("telemetry_" #name), c.name.load());
@@ -66,18 +67,19 @@ std::vector<std::string> Appliance::plan_lines() const { return render_plan(cfg_
 
 RecycleCounts Appliance::recycle_counts_of_worker(size_t i) const {
     RecycleCounts sum;
-    for (const auto& pool : pools_)
-        if (pool->recycles()) sum += recycle_counts_of_lcore(pool->mempool(), workers_[i]->lcore);
+    for (const auto& e : pools_)
+        if (e.pool->recycles())
+            sum += recycle_counts_of_lcore(e.pool->mempool(), workers_[i].ctx->lcore);
     return sum;
 }
 
 HistogramSnapshot Appliance::residence_snapshot(size_t i) const {
     std::lock_guard lock(baseline_mutex_);
-    return workers_[i]->residence.read().minus(residence_baseline_[i]);
+    return workers_[i].ctx->residence.read().minus(workers_[i].baseline.residence);
 }
 
 uint64_t Appliance::worker_cpu_ns(size_t i) const {
-    const WorkerContext& w = *workers_[i];
+    const WorkerContext& w = *workers_[i].ctx;
     clockid_t clock;
     timespec ts{};
     if (!w.thread_known.load(std::memory_order_acquire) ||
@@ -91,20 +93,19 @@ Record Appliance::worker(size_t i) const {
     {
         // The core's share as the kernel counts it, since the last clear.
         std::lock_guard lock(baseline_mutex_);
-        const CpuBaseline& base = cpu_baseline_[i];
+        const WorkerBaseline& base = workers_[i].baseline;
         const uint64_t now_cpu = worker_cpu_ns(i);
         const uint64_t cpu = now_cpu - std::min(now_cpu, base.cpu_ns);
-        const auto wall = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                       std::chrono::steady_clock::now() - base.at)
-                                       .count());
+        const auto wall = uint64_t(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - base.at).count());
         r.set(kWorkerRecord.at("cpu_ns"), cpu);
         r.set(kWorkerRecord.at("cpu_permille"),
               wall ? std::min<uint64_t>(1000, cpu * 1000 / wall) : 0);
     }
-    if (cfg_.pool.model == PoolModel::recycle) {
+    if (plan_.recycles()) {
         std::lock_guard lock(baseline_mutex_);
         add_worker_recycle_counts(r,
-                                  recycle_counts_of_worker(i).minus(worker_recycle_baseline_[i]));
+                                  recycle_counts_of_worker(i).minus(workers_[i].baseline.recycle));
     }
     return r;
 }
@@ -116,7 +117,7 @@ Record Appliance::latency(size_t i) const {
 }
 
 Record Appliance::port(size_t i) const {
-    const Port& p = *ports_[i];
+    const Port& p = *ports_[i].port;
     PortIdentity who;
     who.index = i;
     who.name = p.name();
@@ -130,18 +131,18 @@ Record Appliance::port(size_t i) const {
     who.rx_queues = p.rx_queues_configured();
     who.tx_queues = p.tx_queues_configured();
     std::lock_guard lock(baseline_mutex_);
-    return port_record(who, p.stats().minus(port_baseline_[i]));
+    return port_record(who, p.stats().minus(ports_[i].baseline));
 }
 
 Record Appliance::pool(size_t i) const {
-    const Pool& p = *pools_[i];
+    const Pool& p = *pools_[i].pool;
     const rte_mempool* mp = p.mempool();
     Record r = pool_record(p.audit(), mp->cache_size, rte_mempool_avail_count(mp), mp->socket_id,
                            rte_mempool_get_ops(mp->ops_index)->name);
     if (p.recycles()) {
         std::lock_guard lock(baseline_mutex_);
         add_recycle_pool(r, recycle_owner(mp), recycle_levels(mp),
-                         recycle_counts(mp).minus(pool_recycle_baseline_[i]));
+                         recycle_counts(mp).minus(pools_[i].baseline));
     }
     return r;
 }
@@ -149,22 +150,23 @@ Record Appliance::pool(size_t i) const {
 Record Appliance::totals() const {
     std::vector<WorkerSnapshot> all, raw;
     for (size_t i = 0; i < workers_.size(); ++i) all.push_back(worker_snapshot(i));
-    for (const auto& w : workers_) raw.push_back(w->stats.read());
+    for (const auto& w : workers_) raw.push_back(w.ctx->stats.read());
     return totals_record(all, in_flight_level(raw));
 }
 
 void Appliance::clear_stats() {
     std::lock_guard lock(baseline_mutex_);
     for (size_t i = 0; i < workers_.size(); ++i) {
-        worker_baseline_[i] = workers_[i]->stats.read();
-        residence_baseline_[i] = workers_[i]->residence.read();
-        cpu_baseline_[i] = {worker_cpu_ns(i), std::chrono::steady_clock::now()};
+        WorkerBaseline& base = workers_[i].baseline;
+        base.stats = workers_[i].ctx->stats.read();
+        base.residence = workers_[i].ctx->residence.read();
+        base.recycle = recycle_counts_of_worker(i);
+        base.cpu_ns = worker_cpu_ns(i);
+        base.at = Clock::now();
     }
-    for (size_t i = 0; i < ports_.size(); ++i) port_baseline_[i] = ports_[i]->stats();
-    for (size_t i = 0; i < pools_.size(); ++i)
-        if (pools_[i]->recycles()) pool_recycle_baseline_[i] = recycle_counts(pools_[i]->mempool());
-    for (size_t i = 0; i < workers_.size(); ++i)
-        worker_recycle_baseline_[i] = recycle_counts_of_worker(i);
+    for (auto& e : ports_) e.baseline = e.port->stats();
+    for (auto& e : pools_)
+        if (e.pool->recycles()) e.baseline = recycle_counts(e.pool->mempool());
 }
 
 Record Appliance::netlog() const {

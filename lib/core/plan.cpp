@@ -117,6 +117,24 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
     return std::nullopt;
 }
 
+// Model "shared": one stock pool for every worker, on the first worker's
+// socket; otherwise one pool per worker on its socket, recycle pools owned by
+// their worker's lcore.
+void plan_pools(const Config& cfg, Plan& plan) {
+    plan.pool_model = cfg.pool.model;
+    if (cfg.pool.model == PoolModel::shared) {
+        const unsigned first = plan.workers.front().lcore;
+        plan.pools.push_back({"shared", false, first, first});
+        for (auto& w : plan.workers) w.pool = 0;
+        return;
+    }
+    for (auto& w : plan.workers) {
+        w.pool = unsigned(plan.pools.size());
+        plan.pools.push_back(
+            {"w" + std::to_string(w.id), cfg.pool.model == PoolModel::recycle, w.lcore, w.lcore});
+    }
+}
+
 // A worker's pool feeds its rx ring, the tx ring it fills (and the handoff
 // ring in front of it), one burst in hand, and the per-lcore caches of the
 // worker and the main lcore; a cache holds up to 1.5 x its size before it
@@ -124,14 +142,14 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
 // cache, 2 x cache more (the recycle driver pushes that cache home every
 // iteration). Model "shared" feeds every worker from one pool.
 std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) {
-    const bool shared = cfg.pool.model == PoolModel::shared;
+    const bool shared = plan.pool_model == PoolModel::shared;
     uint64_t shared_need = 0;
     std::string shared_why;
     for (const auto& w : plan.workers) {
         const auto& rx = cfg.ports[w.rx_port];
         const unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
         const unsigned handoff = w.handoff_to == kNoWorker ? 0 : cfg.forward.handoff_ring;
-        const unsigned caches = handoff && cfg.pool.model == PoolModel::per_worker_stock ? 5 : 3;
+        const unsigned caches = handoff && plan.pool_model == PoolModel::per_worker_stock ? 5 : 3;
         const unsigned need =
             rx.rx_desc + tx_desc + handoff + cfg.forward.burst + caches * cfg.pool.cache;
         const std::string why =
@@ -307,6 +325,7 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
     }
     for (size_t i = worker_count + 1; i < lcores.lcores.size(); ++i)
         plan.unused_lcores.push_back(lcores.lcores[i]);
+    plan_pools(cfg, plan);
 
     for (size_t p = 0; p < cfg.ports.size(); ++p)
         if (auto e = assign_tx_queues(cfg, p, limits ? &(*limits)[p] : nullptr, plan)) return *e;
@@ -335,9 +354,9 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
                     std::to_string(cfg.forward.burst) + ", tx_retries " +
                     std::to_string(cfg.forward.tx_retries) + ", main lcore " +
                     std::to_string(plan.main_lcore) + ", " + std::to_string(plan.workers.size()) +
-                    " worker(s), pool model " + to_string(cfg.pool.model) + ", " +
+                    " worker(s), pool model " + to_string(plan.pool_model) + ", " +
                     std::to_string(cfg.pool.mbufs) +
-                    (cfg.pool.model == PoolModel::shared ? " mbufs shared" : " mbufs/worker"));
+                    (plan.pool_model == PoolModel::shared ? " mbufs shared" : " mbufs/worker"));
     for (size_t p = 0; p < cfg.ports.size(); ++p) {
         const auto& port = cfg.ports[p];
         const PortPlan& pp = plan.ports[p];

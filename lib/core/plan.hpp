@@ -22,6 +22,7 @@ constexpr unsigned kL2Overhead = 18 + 4;    // Ethernet header + FCS + one VLAN 
 struct WorkerPlan {
     unsigned id = 0;
     unsigned lcore = 0;
+    unsigned pool = 0;     // index into Plan::pools: its rx queue's pool
     unsigned rx_port = 0;  // index into Config::ports
     uint16_t rx_queue = 0;
     int tx_port = kNoPort;       // index into Config::ports, or kNoPort: no pair, drop all
@@ -45,12 +46,25 @@ struct PortLimits {
     uint16_t max_tx_queues = 0;
 };
 
+// A data pool, decided once from [pool] model: one per worker, or one that
+// every worker shares.
+struct PoolPlan {
+    std::string suffix;         // the mempool is "<prefix>_<suffix>": "w<k>" or "shared"
+    bool recycle = false;       // the pmdfwd_recycle driver, owned by owner_lcore; else stock ops
+    unsigned owner_lcore = 0;   // recycle: its worker's lcore
+    unsigned socket_lcore = 0;  // its memory is on this lcore's NUMA socket
+};
+
 struct Plan {
     unsigned main_lcore = 0;
+    PoolModel pool_model = PoolModel::recycle;
+    std::vector<PoolPlan> pools;  // the workers' pools (spare and log channel pools are the ports')
     std::vector<WorkerPlan> workers;
     std::vector<PortPlan> ports;
     std::vector<unsigned> unused_lcores;
     std::vector<std::string> warnings;
+
+    bool recycles() const { return pool_model == PoolModel::recycle; }
 };
 
 using PlanResult = std::variant<Plan, ConfigError>;
