@@ -93,6 +93,14 @@ TEST_CASE("docs/cli.md carries every record's field table as the tables declare 
         ++headings;
     CHECK(headings == std::size(kRecordSchemas) + 1);  // and the histogram keys
     for (const auto* s : kRecordSchemas) {
+        // Row by row first, so that a failure names the field.
+        for (const auto& f : s->fields) {
+            const std::string row =
+                "| `" + std::string(f.key) + "` | " + std::string(to_string(f.unit)) + " | " +
+                std::string(to_string(f.kind)) + " | " + std::string(f.help) + " |\n";
+            INFO("docs/cli.md, ## Record fields, " << s->name << ": lacks the row\n" << row);
+            CHECK(fields.find(row) != std::string::npos);
+        }
         const std::string expected = fields_markdown(*s);
         INFO(
             "docs/cli.md, ## Record fields, lacks this block as it stands "
