@@ -3,6 +3,8 @@
 #include "histogram.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <span>
 
 #include "units.hpp"
 
@@ -31,37 +33,20 @@ HistogramSnapshot Histogram::read() const {
     return s;
 }
 
-uint64_t HistogramSnapshot::percentile(double p) const {
+namespace {
+
+// The bucket holding the p-quantile (0 < p <= 1) of these counts; nullopt
+// when they are all 0.
+std::optional<size_t> quantile_bucket(std::span<const uint64_t> counts, double p) {
     uint64_t total = 0;
-    for (const auto b : buckets) total += b;
-    if (total == 0) return 0;
+    for (const auto c : counts) total += c;
+    if (total == 0) return std::nullopt;
     const auto rank = std::max<uint64_t>(1, uint64_t(p * double(total) + 0.999999));
     uint64_t seen = 0;
-    for (size_t i = 0; i < kHistogramBuckets; ++i) {
-        seen += buckets[i];
-        if (seen >= rank) return std::clamp(histogram_bucket_high(i) - 1, std::min(min, max), max);
-    }
-    return max;
+    for (size_t i = 0; i < counts.size(); ++i)
+        if ((seen += counts[i]) >= rank) return i;
+    return counts.size() - 1;
 }
-
-HistogramSnapshot HistogramSnapshot::minus(const HistogramSnapshot& base) const {
-    HistogramSnapshot d;
-    d.count = count - base.count;
-    d.sum = sum - base.sum;
-    size_t first = kHistogramBuckets, last = 0;
-    for (size_t i = 0; i < kHistogramBuckets; ++i) {
-        d.buckets[i] = buckets[i] - base.buckets[i];
-        if (d.buckets[i] == 0) continue;
-        first = std::min(first, i);
-        last = i;
-    }
-    if (first == kHistogramBuckets) return HistogramSnapshot{};  // nothing since base
-    d.min = histogram_bucket(min) == first ? min : histogram_bucket_low(first);
-    d.max = histogram_bucket(max) == last ? max : histogram_bucket_high(last) - 1;
-    return d;
-}
-
-namespace {
 
 // cycles * 1e9 / rate, rounded; 128-bit so that a sum of hours of cycles
 // does not overflow on the way.
@@ -81,6 +66,28 @@ uint64_t edge_ns(size_t i, uint64_t cycles_per_s) {
 }
 
 }  // namespace
+
+uint64_t HistogramSnapshot::percentile(double p) const {
+    const auto i = quantile_bucket(buckets, p);
+    return i ? std::clamp(histogram_bucket_high(*i) - 1, std::min(min, max), max) : 0;
+}
+
+HistogramSnapshot HistogramSnapshot::minus(const HistogramSnapshot& base) const {
+    HistogramSnapshot d;
+    d.count = count - base.count;
+    d.sum = sum - base.sum;
+    size_t first = kHistogramBuckets, last = 0;
+    for (size_t i = 0; i < kHistogramBuckets; ++i) {
+        d.buckets[i] = buckets[i] - base.buckets[i];
+        if (d.buckets[i] == 0) continue;
+        first = std::min(first, i);
+        last = i;
+    }
+    if (first == kHistogramBuckets) return HistogramSnapshot{};  // nothing since base
+    d.min = histogram_bucket(min) == first ? min : histogram_bucket_low(first);
+    d.max = histogram_bucket(max) == last ? max : histogram_bucket_high(last) - 1;
+    return d;
+}
 
 HistogramView histogram_view(const HistogramSnapshot& s, uint64_t cycles_per_s) {
     HistogramView v;
@@ -110,16 +117,8 @@ HistogramView histogram_view(const HistogramSnapshot& s, uint64_t cycles_per_s) 
 }
 
 uint64_t HistogramView::percentile_ns(double p) const {
-    uint64_t total = 0;
-    for (const auto c : counts) total += c;
-    if (total == 0) return 0;
-    const auto rank = std::max<uint64_t>(1, uint64_t(p * double(total) + 0.999999));
-    uint64_t seen = 0;
-    for (size_t k = 0; k < counts.size(); ++k) {
-        seen += counts[k];
-        if (seen >= rank) return std::clamp(le_ns[k], std::min(min_ns, max_ns), max_ns);
-    }
-    return max_ns;
+    const auto k = quantile_bucket(counts, p);
+    return k ? std::clamp(le_ns[*k], std::min(min_ns, max_ns), max_ns) : 0;
 }
 
 LatencySummary summarize(const HistogramSnapshot& s, uint64_t cycles_per_s) {

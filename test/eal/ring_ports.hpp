@@ -123,6 +123,16 @@ inline Config two_port_config(const RingPort& a, const RingPort& b, ForwardMode 
     return cfg;
 }
 
+// The log channel on port `port` (whose ring port needs a second TX queue:
+// the channel's), sending to a fixed address that no test routes.
+inline void enable_netlog(Config& cfg, const std::string& port) {
+    cfg.netlog.enabled = true;
+    cfg.netlog.port = port;
+    cfg.netlog.src_ip = *Ipv4Addr::parse("10.9.0.1");
+    cfg.netlog.dst_ip = *Ipv4Addr::parse("10.9.0.2");
+    cfg.netlog.dst_mac = *MacAddr::parse("02:00:00:00:09:02");
+}
+
 inline Plan plan_of(const Config& cfg) {
     auto r = build_plan(cfg);
     if (auto* e = std::get_if<ConfigError>(&r)) throw std::runtime_error(e->to_string());

@@ -161,11 +161,7 @@ TEST_CASE(
     cfg.pool.mbufs = 1024;
     cfg.pool.cache = 32;
     for (auto& p : cfg.ports) p.rx_desc = p.tx_desc = 128;
-    cfg.netlog.enabled = true;
-    cfg.netlog.port = "a";
-    cfg.netlog.src_ip = *Ipv4Addr::parse("10.9.0.1");
-    cfg.netlog.dst_ip = *Ipv4Addr::parse("10.9.0.2");
-    cfg.netlog.dst_mac = *MacAddr::parse("02:00:00:00:09:02");
+    enable_netlog(cfg, "a");
     netlog_install_sink("info");
     {
         auto started = Appliance::start(cfg, plan_of(cfg), tag);

@@ -51,11 +51,7 @@ TEST_CASE("every field of every record's table is set, in its order", "[records]
     REQUIRE(b.port_id != 0xffff);
     Config cfg = two_port_config(a, b, ForwardMode::patch);
     cfg.forward.latency = true;
-    cfg.netlog.enabled = true;
-    cfg.netlog.port = "a";
-    cfg.netlog.src_ip = *Ipv4Addr::parse("10.9.1.1");
-    cfg.netlog.dst_ip = *Ipv4Addr::parse("10.9.1.2");
-    cfg.netlog.dst_mac = *MacAddr::parse("02:00:00:00:09:02");
+    enable_netlog(cfg, "a");
     netlog_install_sink("info");
     {
         auto started = Appliance::start(cfg, plan_of(cfg), "rec");
