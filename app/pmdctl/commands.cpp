@@ -8,6 +8,7 @@
 
 #include "record_view.hpp"
 #include "renderers.hpp"
+#include "version.hpp"
 
 namespace pmdctl {
 
@@ -226,5 +227,55 @@ const CommandGroup kGroups[] = {
 
 std::span<const Command> commands() { return kCommands; }
 std::span<const CommandGroup> command_groups() { return kGroups; }
+
+CommandLine::CommandLine() {
+    app_.set_version_flag("--version", pmdfwd::kVersion);
+    // Global flags may also follow the command: `pmdctl show ports --json`.
+    app_.fallthrough();
+    // At most one command; a missing one is reported after parsing, so that an
+    // unknown word is named as such rather than as "a subcommand is required".
+    app_.require_subcommand(-1);
+    app_.add_option("-f,--file-prefix", file_prefix,
+                    "EAL file prefix of the pmdfwd to talk to (its [eal] file_prefix)")
+        ->capture_default_str();
+    app_.add_flag("--json", args.json, "Print the raw records as JSON instead of tables");
+    const auto group = [&](std::string_view word) {
+        for (const auto& [w, sub] : groups_)
+            if (w == word) return sub;
+        std::string help;
+        for (const auto& g : kGroups)
+            if (g.word == word) help = g.help;
+        CLI::App* sub = app_.add_subcommand(std::string(word), help);
+        sub->require_subcommand(-1);
+        groups_.emplace_back(word, sub);
+        return sub;
+    };
+    for (const Command& cmd : kCommands) {
+        CLI::App* parent = cmd.words.size() > 1 ? group(cmd.words.front()) : &app_;
+        CLI::App* sub =
+            parent->add_subcommand(std::string(cmd.words.back()), std::string(cmd.help));
+        if (cmd.options) cmd.options(*sub, args);
+        leaves_.emplace_back(sub, &cmd);
+    }
+}
+
+const Command& CommandLine::parse(int argc, const char* const* argv) {
+    app_.parse(argc, argv);
+    // "pmdctl needs one of: show, stats, ..." when a word that groups
+    // commands, or nothing at all, came without the command it needs.
+    std::vector<const CLI::App*> parents{&app_};
+    for (const auto& [word, sub] : groups_) parents.push_back(sub);
+    for (const CLI::App* parent : parents) {
+        if (!parent->parsed() || !parent->get_subcommands().empty()) continue;
+        std::string names;
+        for (const CLI::App* sub : parent->get_subcommands({}))
+            names += (names.empty() ? "" : ", ") + sub->get_name();
+        const std::string who = parent == &app_ ? "pmdctl" : parent->get_name();
+        throw CLI::RequiredError(who + " needs one of: " + names, CLI::ExitCodes::RequiredError);
+    }
+    for (const auto& [sub, cmd] : leaves_)
+        if (sub->parsed()) return *cmd;
+    throw CLI::RequiredError("pmdctl needs a command", CLI::ExitCodes::RequiredError);
+}
 
 }  // namespace pmdctl

@@ -47,6 +47,30 @@ struct CommandGroup {
 std::span<const Command> commands();
 std::span<const CommandGroup> command_groups();
 
+// The command line, made from the table: global options, a group word where
+// its first command stands, each command under its word with its options.
+class CommandLine {
+  public:
+    CommandLine();
+    CommandLine(const CommandLine&) = delete;
+    CommandLine& operator=(const CommandLine&) = delete;
+
+    // The command given, with args and file_prefix filled in. Throws
+    // CLI::ParseError (CLI::CallForHelp and friends included) for anything
+    // else: a bad or unknown word, a group word without its command, none.
+    const Command& parse(int argc, const char* const* argv);
+    // What main prints for a ParseError, and its exit code (0 for --help).
+    int exit(const CLI::Error& e) { return app_.exit(e); }
+
+    CommandArgs args;
+    std::string file_prefix{kDefaultFilePrefix};
+
+  private:
+    CLI::App app_{"pmdctl: query and control a running pmdfwd over its DPDK telemetry socket"};
+    std::vector<std::pair<std::string_view, CLI::App*>> groups_;
+    std::vector<std::pair<const CLI::App*, const Command*>> leaves_;
+};
+
 // Carries an error sentence from deep in a command up to main, which prints
 // it and exits 1.
 struct Failure : std::runtime_error {
