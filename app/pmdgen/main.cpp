@@ -312,8 +312,9 @@ int main(int argc, char** argv) {
     cli.add_option("--link-wait", o.link_wait_s, "Seconds to wait for the links to come up")
         ->capture_default_str();
     cli.add_flag("--json", o.json, "One JSON object per report line");
-    cli.add_flag("--histogram", o.histogram,
-                 "After the summary, its latency histogram as bars (--json: always in the summary)");
+    cli.add_flag(
+        "--histogram", o.histogram,
+        "After the summary, its latency histogram as bars (--json: always in the summary)");
     cli.add_option("--file-prefix", o.file_prefix, "EAL file prefix")->capture_default_str();
     cli.add_option("--lcore", o.lcore, "The one lcore pmdgen runs on")->capture_default_str();
     cli.add_option("--memory-mb", o.memory_mb, "EAL memory")

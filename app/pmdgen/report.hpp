@@ -17,7 +17,7 @@ struct Report {
     pmdfwd::GenCounters counters;  // since start
     uint64_t received = 0, unique = 0, reordered = 0, duplicates = 0, late = 0;
     uint64_t sent_in_span = 0, received_in_span = 0;
-    pmdfwd::LatencySummary latency;  // over the span
+    pmdfwd::LatencySummary latency;   // over the span
     pmdfwd::HistogramView histogram;  // the same, bucket by bucket
     double jitter_ns = 0;
 };

@@ -43,16 +43,24 @@ inline constexpr Field kDerived[] = {
 #define PMDFWD_BURST_FIELD(key, column, help) \
     Field{key, Unit::polls, Kind::counter, help, column, "burst_sizes", "size", column},
 
+// Which worker a record is about, in the worker and the latency records.
+inline constexpr Field kWorkerId{"worker", Unit::none, Kind::label,
+                                 "the worker's id, its place in the plan"};
+inline constexpr Field kRxPort{"rx_port", Unit::none, Kind::label, "the name of the port it polls"};
+inline constexpr Field kRxQueue{"rx_queue", Unit::none, Kind::label, "the rx queue it polls"};
+inline constexpr Field kPoll{"poll", Unit::none, Kind::info,
+                             "its poll mode: busy, adaptive or interrupt"};
+
 inline constexpr Field kWorkerFields[] = {
-    {"worker", Unit::none, Kind::label, "the worker's id, its place in the plan"},
+    kWorkerId,
     {"lcore", Unit::none, Kind::info, "the EAL lcore it runs on"},
-    {"rx_port", Unit::none, Kind::label, "the name of the port it polls"},
-    {"rx_queue", Unit::none, Kind::label, "the rx queue it polls"},
+    kRxPort,
+    kRxQueue,
     {"tx_port", Unit::none, Kind::info,
      "the port its packets leave on; - when its rx port is the source of no pair"},
     {"tx_queue", Unit::none, Kind::info,
      "the TX queue its packets leave on: its own, or that of the owner it hands them to"},
-    {"poll", Unit::none, Kind::info, "its poll mode: busy, adaptive or interrupt"},
+    kPoll,
     PMDFWD_WORKER_COUNTERS(PMDFWD_COUNTER_FIELD)  //
     kDrops,
     PMDFWD_DROP_REASONS(PMDFWD_DROP_FIELD)  //
@@ -103,10 +111,10 @@ inline constexpr Field kStatsFields[] = {
 };
 
 inline constexpr Field kLatencyFields[] = {
-    kWorkerFields[0],  // worker
-    kWorkerFields[2],  // rx_port
-    kWorkerFields[3],  // rx_queue
-    kWorkerFields[6],  // poll
+    kWorkerId,
+    kRxPort,
+    kRxQueue,
+    kPoll,
     {"enabled", Unit::none, Kind::info,
      "true when [forward] latency keeps the histogram; false: it stays empty"},
     {"residence", Unit::nanoseconds, Kind::histogram,

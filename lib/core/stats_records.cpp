@@ -5,28 +5,52 @@ namespace pmdfwd {
 
 namespace {
 
+// Where the counts the worker and the stats records share sit in each
+// one's table, found when the program is compiled.
+struct CountFields {
+    FieldId counters[kWorkerCounterCount];  // PMDFWD_WORKER_COUNTERS' order
+    FieldId drops, first_drop, cycles_per_pkt, busy_permille, idle_permille, sleep_permille;
+};
+
+consteval CountFields count_fields(const RecordSchema& t) {
+    CountFields f{};
+    size_t i = 0;
+#define PMDFWD_COUNTER_AT(name, unit, help) f.counters[i++] = t.at(#name);
+    PMDFWD_WORKER_COUNTERS(PMDFWD_COUNTER_AT)
+#undef PMDFWD_COUNTER_AT
+    f.drops = t.at("drops");
+    f.first_drop = t.group_first("drops");
+    f.cycles_per_pkt = t.at("cycles_per_pkt");
+    f.busy_permille = t.at("busy_permille");
+    f.idle_permille = t.at("idle_permille");
+    f.sleep_permille = t.at("sleep_permille");
+    return f;
+}
+
+constexpr CountFields kWorkerCounts = count_fields(kWorkerRecord);
+constexpr CountFields kStatsCounts = count_fields(kStatsRecord);
+
 // The counters, the drop reasons and the figures derived from them: what
 // the worker and the stats records share, each set through its own table.
-template <const RecordSchema& kSchema>
-void add_counts(Record& r, const WorkerSnapshot& s) {
-#define PMDFWD_SET_COUNTER(name, unit, help) r.set(kSchema.at(#name), s.name);
+void add_counts(Record& r, const CountFields& f, const WorkerSnapshot& s) {
+    size_t i = 0;
+#define PMDFWD_SET_COUNTER(name, unit, help) r.set(f.counters[i++], s.name);
     PMDFWD_WORKER_COUNTERS(PMDFWD_SET_COUNTER)
 #undef PMDFWD_SET_COUNTER
-    r.set(kSchema.at("drops"), s.total_drops());
-    constexpr FieldId kFirstDrop = kSchema.group_first("drops");
-    for (size_t i = 0; i < kDropReasonCount; ++i) r.set(Record::next(kFirstDrop, i), s.drops[i]);
+    r.set(f.drops, s.total_drops());
+    for (size_t d = 0; d < kDropReasonCount; ++d) r.set(Record::next(f.first_drop, d), s.drops[d]);
     // A worker's packets: those it received and those handed to it to send.
     const uint64_t pkts = s.rx_pkts + s.handoff_in;
-    r.set(kSchema.at("cycles_per_pkt"), pkts ? s.busy_tsc / pkts : 0);
+    r.set(f.cycles_per_pkt, pkts ? s.busy_tsc / pkts : 0);
     // The time split by the loop's clock: forwarding, spinning on empty
     // queues, asleep or waiting on interrupts. Entering and leaving a sleep
     // costs CPU too, so the core's real share is the thread's CPU time
     // (cpu_permille, added by the appliance), not busy + idle.
     const uint64_t total = s.busy_tsc + s.idle_tsc + s.sleep_tsc;
     const auto permille = [&](uint64_t part) { return total ? part * 1000 / total : 0; };
-    r.set(kSchema.at("busy_permille"), permille(s.busy_tsc));
-    r.set(kSchema.at("idle_permille"), permille(s.idle_tsc));
-    r.set(kSchema.at("sleep_permille"), permille(s.sleep_tsc));
+    r.set(f.busy_permille, permille(s.busy_tsc));
+    r.set(f.idle_permille, permille(s.idle_tsc));
+    r.set(f.sleep_permille, permille(s.sleep_tsc));
 }
 
 void add_identity(Record& r, const WorkerIdentity& who) {
@@ -44,7 +68,7 @@ void add_identity(Record& r, const WorkerIdentity& who) {
 Record worker_record(const WorkerIdentity& who, const WorkerSnapshot& s) {
     Record r(kWorkerRecord);
     add_identity(r, who);
-    add_counts<kWorkerRecord>(r, s);
+    add_counts(r, kWorkerCounts, s);
     constexpr FieldId kFirstBurst = kWorkerRecord.group_first("burst_sizes");
     for (size_t b = 0; b < kBurstBuckets; ++b) r.set(Record::next(kFirstBurst, b), s.burst_hist[b]);
     return r;
@@ -68,7 +92,7 @@ Record totals_record(const std::vector<WorkerSnapshot>& all, uint64_t in_flight)
     for (const auto& s : all) sum += s;
     Record r(kStatsRecord);
     r.set(kStatsRecord.at("workers"), uint64_t(all.size()));
-    add_counts<kStatsRecord>(r, sum);
+    add_counts(r, kStatsCounts, sum);
     r.set(kStatsRecord.at("in_flight"), in_flight);
     return r;
 }

@@ -51,6 +51,11 @@ class Counter {
     X(full_bursts, polls,                                                                        \
       "polls that returned a whole configured burst: the worker is behind when most do")
 
+constexpr size_t kWorkerCounterCount = 0
+#define PMDFWD_WORKER_COUNT_ONE(name, unit, help) +1
+    PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_COUNT_ONE);
+#undef PMDFWD_WORKER_COUNT_ONE
+
 struct WorkerSnapshot {
 #define PMDFWD_WORKER_SNAPSHOT_FIELD(name, unit, help) uint64_t name = 0;
     PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_SNAPSHOT_FIELD)
