@@ -222,7 +222,7 @@ int run(const Options& o, const pmdfwd::UdpEndpoints& ep) {
         bool warm = o.warmup_s <= 0;
         pmdfwd::HistogramSnapshot warm_lat;
         uint64_t warm_sent = 0, warm_received = 0, measured_from = start;
-        gen->start(start);
+        gen->start(start, end);
         uint64_t now = start;
         while (!g_stop.load(std::memory_order_relaxed) && now < end) {
             gen->poll(true);

@@ -20,7 +20,10 @@ TrafficGen::TrafficGen(const GenConfig& cfg)
     cfg_.burst = std::clamp<uint16_t>(cfg_.burst, 1, kMaxGenBurst);
 }
 
-void TrafficGen::start(uint64_t now_tsc) { start_tsc_ = now_tsc; }
+void TrafficGen::start(uint64_t start_tsc, uint64_t end_tsc) {
+    start_tsc_ = start_tsc;
+    end_tsc_ = end_tsc;
+}
 
 void TrafficGen::poll(bool send_now) {
     if (send_now) send(rte_rdtsc());
@@ -32,7 +35,8 @@ void TrafficGen::poll(bool send_now) {
 void TrafficGen::send(uint64_t now) {
     uint64_t n = cfg_.burst;
     if (cfg_.rate_pps != 0) {
-        const auto due = uint64_t((unsigned __int128)(now - start_tsc_) * cfg_.rate_pps / hz_);
+        const uint64_t until = std::min(now, end_tsc_);
+        const auto due = uint64_t((unsigned __int128)(until - start_tsc_) * cfg_.rate_pps / hz_);
         if (due <= counters_.sent) return;
         n = std::min<uint64_t>(n, due - counters_.sent);
     }

@@ -38,8 +38,10 @@ class TrafficGen {
   public:
     explicit TrafficGen(const GenConfig& cfg);
 
-    // Pacing counts from here (a TSC value).
-    void start(uint64_t now_tsc);
+    // Pacing counts from start_tsc; nothing falls due after end_tsc, so a
+    // stall at the end of the run is not made up past it (rate x duration
+    // probes at most).
+    void start(uint64_t start_tsc, uint64_t end_tsc = UINT64_MAX);
     // One iteration: when `send`, transmit what is due by now; then receive
     // one burst.
     void poll(bool send);
@@ -58,6 +60,7 @@ class TrafficGen {
     ProbeFrames frames_;
     uint64_t hz_ = 0;
     uint64_t start_tsc_ = 0;
+    uint64_t end_tsc_ = UINT64_MAX;
     uint32_t next_flow_ = 0;
     GenCounters counters_;
     SequenceTracker seq_;

@@ -54,6 +54,8 @@ check "nothing reordered or duplicated" \
 check "every probe has a latency" test "$(field "$low" 'd["latency"]["count"]')" -eq "$sent"
 check "latency: 0 < min <= avg <= max < 1 s" test "$(field "$low" \
   '(lambda l: 0 < l["min_ns"] <= l["avg_ns"] <= l["max_ns"] < 1e9)(d["latency"])')" = True
+check "the summary's histogram holds every probe, edges rising" test "$(field "$low" \
+  'sum(d["latency"]["buckets"]) == d["latency"]["count"] and len(d["latency"]["le_ns"]) == len(d["latency"]["buckets"]) and all(a < b for a, b in zip(d["latency"]["le_ns"], d["latency"]["le_ns"][1:]))')" = True
 check "delay variation is max - min" test "$(field "$low" \
   '(lambda l: abs(l["delay_variation_ns"] - (l["max_ns"] - l["min_ns"])) < 1)(d["latency"])')" = True
 fwd_rx=$(json_get "$("$PMDCTL" --file-prefix "$PREFIX" --json show workers)" 'd[0]["rx_pkts"]')
