@@ -115,20 +115,15 @@ int cmd_item(const char*, const char* params, rte_tel_data* d) {
     });
 }
 
-int cmd_clear(const char*, const char* params, rte_tel_data* d) {
+// A command that acts and says what it did.
+constexpr char kCleared[] = "stats cleared";
+constexpr char kStopping[] = "shutdown requested";
+template <void (ControlTarget::*kAct)(), const char* kResult>
+int cmd_act(const char*, const char* params, rte_tel_data* d) {
     if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) {
-        t.clear_stats();
-        put_record(d, result_record("stats cleared"));
-        return 0;
-    });
-}
-
-int cmd_shutdown(const char*, const char* params, rte_tel_data* d) {
-    if (!no_params(params)) return -EINVAL;
-    return with_target(d, [&](ControlTarget& t) {
-        t.request_stop();
-        put_record(d, result_record("shutdown requested"));
+        (t.*kAct)();
+        put_record(d, result_record(kResult));
         return 0;
     });
 }
@@ -196,9 +191,9 @@ const Handler kHandlers[] = {
       "channel end to end. Parameters: int bytes"},
      cmd_log_test},
     {{"/pmdfwd/clear", "Clear worker and port stats (a baseline; counters keep running)."},
-     cmd_clear},
+     cmd_act<&ControlTarget::clear_stats, kCleared>},
     {{"/pmdfwd/shutdown", "Graceful stop: workers finish their burst, ports stop, pools audited."},
-     cmd_shutdown},
+     cmd_act<&ControlTarget::request_stop, kStopping>},
 };
 
 }  // namespace

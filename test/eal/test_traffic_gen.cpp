@@ -47,6 +47,13 @@ struct Wire {
         dev.reset();
         port.destroy();
     }
+    // One generator poll, then back to the generator what it sent: the wire.
+    void poll(TrafficGen& gen) const {
+        gen.poll(true);
+        void* objs[64];
+        const unsigned n = rte_ring_dequeue_burst(port.tx, objs, 64, nullptr);
+        if (rte_ring_enqueue_bulk(port.rx, objs, n, nullptr) != n) FAIL("rx ring full");
+    }
     GenConfig gen_config() const {
         GenConfig g;
         g.tx_port = g.rx_port = dev->id();
@@ -134,11 +141,8 @@ TEST_CASE("pmdgen engine: a fixed rate is held", "[pmdgen]") {
     uint64_t before_last = start, after_last = start;
     const auto poll = [&] {
         before_last = rte_rdtsc();
-        gen.poll(true);
+        wire.poll(gen);
         after_last = rte_rdtsc();
-        void* objs[64];
-        const unsigned n = rte_ring_dequeue_burst(wire.port.tx, objs, 64, nullptr);
-        if (rte_ring_enqueue_bulk(wire.port.rx, objs, n, nullptr) != n) FAIL("rx ring full");
     };
     while (rte_rdtsc() - start < hz / 10) poll();
     // A poll sends what was due when it read the TSC, at most a burst: after
@@ -167,12 +171,7 @@ TEST_CASE("pmdgen engine: nothing falls due after the end of the run", "[pmdgen]
     const uint64_t hz = rte_get_tsc_hz();
     const uint64_t start = rte_rdtsc();
     gen.start(start, start + hz / 20);  // 50 ms: 1000 packets due in all
-    const auto poll = [&] {
-        gen.poll(true);
-        void* objs[64];
-        const unsigned n = rte_ring_dequeue_burst(wire.port.tx, objs, 64, nullptr);
-        if (rte_ring_enqueue_bulk(wire.port.rx, objs, n, nullptr) != n) FAIL("rx ring full");
-    };
+    const auto poll = [&] { wire.poll(gen); };
     // Past the end however long the host stalls this thread: polls there
     // make up what was due at the end and nothing more.
     while (rte_rdtsc() - start < hz / 5) poll();
