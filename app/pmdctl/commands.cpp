@@ -216,6 +216,18 @@ const Command kCommands[] = {
              sub.add_flag("--markdown", a.markdown, "As the reference tables of docs/cli.md");
          },
      .offline = true},
+    {.words = {"metrics"},
+     .help = "The Prometheus metrics pmdfwd exports ([control] metrics), made from those fields "
+             "(no pmdfwd needed)",
+     .fetch = [](TelemetryClient*, const CommandArgs&) { return metrics_json(); },
+     .render = [](TelemetryClient*, const Json&,
+                  const CommandArgs& a) { return render_metrics(a.markdown); },
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_flag("--markdown", a.markdown,
+                          "As the reference tables of docs/operations.md");
+         },
+     .offline = true},
 };
 
 const CommandGroup kGroups[] = {

@@ -42,6 +42,10 @@ std::string render_latency(const std::vector<Json>& records, bool histogram);
 // reference docs/cli.md carries.
 std::string render_fields(bool markdown);
 Json fields_json();
+// metrics: the Prometheus metrics the exporter makes of those tables (name,
+// type, labels); markdown: the reference docs/operations.md carries.
+std::string render_metrics(bool markdown);
+Json metrics_json();
 
 // ---- watch -------------------------------------------------------------------
 

@@ -43,7 +43,8 @@ Json fields_json() {
                    {"unit", to_string(f.unit)},
                    {"kind", to_string(f.kind)},
                    {"help", f.help}};
-            if (!f.label.empty()) j["label"] = {{f.label, f.member}};
+            if (f.kind != pmdfwd::Kind::label && !f.label.empty())
+                j["label"] = {{f.label, f.member}};
             fields.push_back(std::move(j));
         }
         out.push_back({{"record", s->name},

@@ -151,7 +151,7 @@ void wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg) {
         sleep_ms(20);
         app.housekeeping();
         if (cfg.control.stats_log_interval_s && steady_clock::now() >= next_stats) {
-            spdlog::info("stats: {}", app.totals().to_line());
+            spdlog::info("stats: {}", app.totals(pmdfwd::Since::clear).to_line());
             next_stats += seconds(cfg.control.stats_log_interval_s);
         }
     }

@@ -37,6 +37,14 @@ Status Appliance::build(const std::string& pool_prefix) {
     if (pool_prefix.size() + 12 >= RTE_MEMPOOL_NAMESIZE)
         return make_error("pool name prefix '" + pool_prefix + "' is too long");
     if (auto st = open_telemetry_gate(); !st) return st;
+    if (!cfg_.control.metrics.empty()) {
+        // Listening first: an address in use fails the start before any
+        // port does. Until control_attach, scrapes answer pmdfwd_up 0.
+        auto exporter = MetricsExporter::start(cfg_.control.metrics);
+        if (!exporter) return exporter.error();
+        metrics_ = std::move(exporter.value());
+        spdlog::info("metrics: http://{}/metrics", cfg_.control.metrics);
+    }
     if (auto st = resolve_plan(); !st) return st;
     for (const auto& line : render_plan(cfg_, plan_)) spdlog::info("plan: {}", line);
     for (const auto& w : plan_.workers)
@@ -329,6 +337,7 @@ ShutdownReport Appliance::shutdown() {
     if (shut_down_) return report;
     shut_down_ = true;
     control_detach(this);
+    metrics_.reset();
     telemetry_gate_.reset();
     stop_workers_.store(true);
     for (const auto& e : workers_)

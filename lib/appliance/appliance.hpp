@@ -14,6 +14,7 @@
 #include "control.hpp"
 #include "error.hpp"
 #include "handoff_ring.hpp"
+#include "metrics_exporter.hpp"
 #include "netlog_channel.hpp"
 #include "plan.hpp"
 #include "pool.hpp"
@@ -59,9 +60,9 @@ class Appliance final : public ControlTarget {
     // buffers, sample the links, and log (rate limited) any data pool that
     // ran dry.
     void housekeeping();
-    WorkerSnapshot worker_snapshot(size_t i) const;        // since last clear
-    HistogramSnapshot residence_snapshot(size_t i) const;  // since last clear
-    uint64_t worker_cpu_ns(size_t i) const;                // its thread's CPU time since start
+    WorkerSnapshot worker_snapshot(size_t i, Since since = Since::clear) const;
+    HistogramSnapshot residence_snapshot(size_t i, Since since = Since::clear) const;
+    uint64_t worker_cpu_ns(size_t i) const;  // its thread's CPU time since start
     const Port& port_at(size_t i) const { return *ports_[i].port; }
     const Plan& resolved_plan() const { return plan_; }
     rte_mempool* worker_pool(size_t i) const { return workers_[i].pool; }
@@ -70,13 +71,13 @@ class Appliance final : public ControlTarget {
     Record info() const override;
     std::vector<std::string> plan_lines() const override;
     size_t worker_count() const override { return workers_.size(); }
-    Record worker(size_t i) const override;
+    Record worker(size_t i, Since since) const override;
     size_t port_count() const override { return ports_.size(); }
-    Record port(size_t i) const override;
+    Record port(size_t i, Since since) const override;
     size_t pool_count() const override { return pools_.size(); }
-    Record pool(size_t i) const override;
-    Record latency(size_t i) const override;
-    Record totals() const override;
+    Record pool(size_t i, Since since) const override;
+    Record latency(size_t i, Since since) const override;
+    Record totals(Since since) const override;
     Record netlog() const override;
     Record log_test(size_t bytes) const override;
     void clear_stats() override;
@@ -143,6 +144,7 @@ class Appliance final : public ControlTarget {
     std::vector<WorkerEntry> workers_;
     std::unique_ptr<NetlogChannel> netlog_;
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket
+    std::unique_ptr<MetricsExporter> metrics_;       // null: no [control] metrics
     bool shut_down_ = false;
 
     alignas(64) std::atomic<bool> stop_workers_{false};

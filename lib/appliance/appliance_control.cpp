@@ -27,11 +27,12 @@ WorkerIdentity Appliance::identity(size_t i) const {
     return who;
 }
 
-WorkerSnapshot Appliance::worker_snapshot(size_t i) const {
+WorkerSnapshot Appliance::worker_snapshot(size_t i, Since since) const {
     // Read under the mutex: a clear between the read and the subtraction
     // would make the baseline newer than the counters and wrap them.
     std::lock_guard lock(baseline_mutex_);
-    return workers_[i].ctx->stats.read().minus(workers_[i].baseline.stats);
+    const WorkerSnapshot now = workers_[i].ctx->stats.read();
+    return since == Since::start ? now : now.minus(workers_[i].baseline.stats);
 }
 
 Record Appliance::info() const {
@@ -73,9 +74,10 @@ RecycleCounts Appliance::recycle_counts_of_worker(size_t i) const {
     return sum;
 }
 
-HistogramSnapshot Appliance::residence_snapshot(size_t i) const {
+HistogramSnapshot Appliance::residence_snapshot(size_t i, Since since) const {
     std::lock_guard lock(baseline_mutex_);
-    return workers_[i].ctx->residence.read().minus(workers_[i].baseline.residence);
+    const HistogramSnapshot now = workers_[i].ctx->residence.read();
+    return since == Since::start ? now : now.minus(workers_[i].baseline.residence);
 }
 
 uint64_t Appliance::worker_cpu_ns(size_t i) const {
@@ -88,35 +90,37 @@ uint64_t Appliance::worker_cpu_ns(size_t i) const {
     return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
 
-Record Appliance::worker(size_t i) const {
-    Record r = worker_record(identity(i), worker_snapshot(i));
+Record Appliance::worker(size_t i, Since since) const {
+    Record r = worker_record(identity(i), worker_snapshot(i, since));
     {
         // The core's share as the kernel counts it, since the last clear.
         std::lock_guard lock(baseline_mutex_);
         const WorkerBaseline& base = workers_[i].baseline;
+        const bool from_start = since == Since::start;
         const uint64_t now_cpu = worker_cpu_ns(i);
-        const uint64_t cpu = now_cpu - std::min(now_cpu, base.cpu_ns);
-        const auto wall = uint64_t(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - base.at).count());
+        const uint64_t cpu = now_cpu - std::min(now_cpu, from_start ? 0 : base.cpu_ns);
+        const auto wall = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       Clock::now() - (from_start ? started_at_ : base.at))
+                                       .count());
         r.set(kWorkerRecord.at("cpu_ns"), cpu);
         r.set(kWorkerRecord.at("cpu_permille"),
               wall ? std::min<uint64_t>(1000, cpu * 1000 / wall) : 0);
     }
     if (plan_.recycles()) {
         std::lock_guard lock(baseline_mutex_);
-        add_worker_recycle_counts(r,
-                                  recycle_counts_of_worker(i).minus(workers_[i].baseline.recycle));
+        const RecycleCounts now = recycle_counts_of_worker(i);
+        add_worker_recycle_counts(
+            r, since == Since::start ? now : now.minus(workers_[i].baseline.recycle));
     }
     return r;
 }
 
-// The residence histogram of one worker since the last clear.
-Record Appliance::latency(size_t i) const {
-    return latency_record(identity(i), cfg_.forward.latency, residence_snapshot(i),
+Record Appliance::latency(size_t i, Since since) const {
+    return latency_record(identity(i), cfg_.forward.latency, residence_snapshot(i, since),
                           rte_get_tsc_hz());
 }
 
-Record Appliance::port(size_t i) const {
+Record Appliance::port(size_t i, Since since) const {
     const Port& p = *ports_[i].port;
     PortIdentity who;
     who.index = i;
@@ -130,26 +134,28 @@ Record Appliance::port(size_t i) const {
     who.mtu = cfg_.ports[i].mtu;
     who.rx_queues = p.rx_queues_configured();
     who.tx_queues = p.tx_queues_configured();
+    const PortStats now = p.stats();
     std::lock_guard lock(baseline_mutex_);
-    return port_record(who, p.stats().minus(ports_[i].baseline));
+    return port_record(who, since == Since::start ? now : now.minus(ports_[i].baseline));
 }
 
-Record Appliance::pool(size_t i) const {
+Record Appliance::pool(size_t i, Since since) const {
     const Pool& p = *pools_[i].pool;
     const rte_mempool* mp = p.mempool();
     Record r = pool_record(p.audit(), mp->cache_size, rte_mempool_avail_count(mp), mp->socket_id,
                            rte_mempool_get_ops(mp->ops_index)->name);
     if (p.recycles()) {
+        const RecycleCounts now = recycle_counts(mp);
         std::lock_guard lock(baseline_mutex_);
         add_recycle_pool(r, recycle_owner(mp), recycle_levels(mp),
-                         recycle_counts(mp).minus(pools_[i].baseline));
+                         since == Since::start ? now : now.minus(pools_[i].baseline));
     }
     return r;
 }
 
-Record Appliance::totals() const {
+Record Appliance::totals(Since since) const {
     std::vector<WorkerSnapshot> all, raw;
-    for (size_t i = 0; i < workers_.size(); ++i) all.push_back(worker_snapshot(i));
+    for (size_t i = 0; i < workers_.size(); ++i) all.push_back(worker_snapshot(i, since));
     for (const auto& w : workers_) raw.push_back(w.ctx->stats.read());
     return totals_record(all, in_flight_level(raw));
 }

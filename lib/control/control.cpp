@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <mutex>
+#include <type_traits>
 
 #include "stats_records.hpp"
 #include "token_bucket.hpp"
@@ -75,11 +76,14 @@ int with_target(rte_tel_data* d, Fn&& fn) {
     return fn(*g_target);
 }
 
-template <Record (ControlTarget::*kGet)() const>
+template <auto kGet>
 int cmd_record(const char*, const char* params, rte_tel_data* d) {
     if (!no_params(params)) return -EINVAL;
     return with_target(d, [&](ControlTarget& t) {
-        put_record(d, (t.*kGet)());
+        if constexpr (std::is_invocable_r_v<Record, decltype(kGet), ControlTarget&, Since>)
+            put_record(d, (t.*kGet)(Since::clear));
+        else
+            put_record(d, (t.*kGet)());
         return 0;
     });
 }
@@ -105,12 +109,13 @@ int cmd_list(const char*, const char* params, rte_tel_data* d) {
     });
 }
 
-template <size_t (ControlTarget::*kCount)() const, Record (ControlTarget::*kItem)(size_t) const>
+template <size_t (ControlTarget::*kCount)() const,
+          Record (ControlTarget::*kItem)(size_t, Since) const>
 int cmd_item(const char*, const char* params, rte_tel_data* d) {
     return with_target(d, [&](ControlTarget& t) {
         size_t i;
         if (!parse_index(params, (t.*kCount)(), i)) return -EINVAL;
-        put_record(d, (t.*kItem)(i));
+        put_record(d, (t.*kItem)(i, Since::clear));
         return 0;
     });
 }
@@ -218,6 +223,13 @@ void control_attach(ControlTarget* target) {
 void control_detach(const ControlTarget* target) {
     std::lock_guard lock(g_mutex);
     if (g_target == target) g_target = nullptr;
+}
+
+bool control_read(const std::function<void(const ControlTarget&)>& fn) {
+    std::lock_guard lock(g_mutex);
+    if (!g_target) return false;
+    fn(*g_target);
+    return true;
 }
 
 }  // namespace pmdfwd

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,19 +14,25 @@
 
 namespace pmdfwd {
 
+// Where a record's counters start: the last `clear stats` (what the
+// telemetry commands answer), or the appliance's start (what a scraper needs,
+// since its counters must never go back).
+enum class Since : uint8_t { clear, start };
+
 class ControlTarget {
   public:
     virtual ~ControlTarget() = default;
     virtual Record info() const = 0;
     virtual std::vector<std::string> plan_lines() const = 0;
     virtual size_t worker_count() const = 0;
-    virtual Record worker(size_t i) const = 0;
+    virtual Record worker(size_t i, Since since) const = 0;
     virtual size_t port_count() const = 0;
-    virtual Record port(size_t i) const = 0;
+    virtual Record port(size_t i, Since since) const = 0;
     virtual size_t pool_count() const = 0;
-    virtual Record pool(size_t i) const = 0;
-    virtual Record latency(size_t i) const = 0;  // one worker's residence-time histogram
-    virtual Record totals() const = 0;
+    virtual Record pool(size_t i, Since since) const = 0;
+    // One worker's residence-time histogram.
+    virtual Record latency(size_t i, Since since) const = 0;
+    virtual Record totals(Since since) const = 0;
     virtual Record netlog() const = 0;  // the log channel's counters and latency
     // Logs one warning of `bytes` characters (an end-to-end check of the log
     // channel, fragments included).
@@ -46,5 +54,9 @@ extern const std::vector<ControlCommand> kControlCommands;
 void control_attach(ControlTarget* target);
 // Detaches target if it is the one attached (a newer appliance keeps its own).
 void control_detach(const ControlTarget* target);
+// Runs fn on the attached target under the lock the telemetry commands take,
+// so another reader (the metrics exporter) never races them; false when none
+// is attached (pmdfwd is shutting down).
+bool control_read(const std::function<void(const ControlTarget&)>& fn);
 
 }  // namespace pmdfwd

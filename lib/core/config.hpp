@@ -135,6 +135,13 @@ struct ControlConfig {
     // and past max_clients the longest-idle one makes room for a newcomer.
     uint32_t telemetry_idle_s = 60;
     uint32_t telemetry_max_clients = 256;
+    // The Prometheus endpoint (http://<metrics>/metrics); empty: none. Only a
+    // loopback address unless metrics_allow_remote: it has no authentication.
+    std::string metrics;
+    bool metrics_allow_remote = false;
+    // A worker loop gap longer than this is a stall: counted, and logged at
+    // most once a second; the systemd watchdog is not fed while one lasts.
+    uint32_t stall_us = 1000;
 };
 
 struct LogConfig {

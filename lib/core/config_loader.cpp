@@ -36,6 +36,7 @@
 
 #include "eal_args.hpp"
 #include "file_check.hpp"
+#include "listen_address.hpp"
 #include "text_guard.hpp"
 
 namespace pmdfwd {
@@ -360,6 +361,19 @@ void read_control(TableReader& root, const toml::node& node, ControlConfig& cont
     r.integer("stats_log_interval_s", control.stats_log_interval_s, 0, 86400);
     r.integer("telemetry_idle_s", control.telemetry_idle_s, 1, 86400);
     r.integer("telemetry_max_clients", control.telemetry_max_clients, 2, 1024);
+    r.integer("stall_us", control.stall_us, 10, 60 * 1000 * 1000);
+    r.boolean("metrics_allow_remote", control.metrics_allow_remote);
+    if (const toml::node* n = r.string("metrics", control.metrics)) {
+        std::string why;
+        const auto addr = parse_listen_address(control.metrics, &why);
+        if (!addr) r.fail(*n, "metrics", why);
+        if (!addr->loopback && !control.metrics_allow_remote)
+            r.fail(*n, "metrics",
+                   "'" + addr->host +
+                       "' is not a loopback address: the metrics endpoint has no authentication "
+                       "or TLS; set metrics_allow_remote = true to listen there anyway");
+        control.metrics = addr->to_string();
+    }
     r.finish();
 }
 

@@ -56,6 +56,8 @@ struct Field {
     std::string_view group = {};
     // Where a group's fields differ only by one label, such as the drop
     // reasons (group "drops", label "reason", member "tx_full"): one metric.
+    // A Kind::label field's label name in metrics (rx_port: "port"), where
+    // it is not the key; it has no member.
     std::string_view label = {};
     std::string_view member = {};
     // A failure or fallback that is normally 0: tables give it a column only

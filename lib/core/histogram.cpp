@@ -56,16 +56,14 @@ uint64_t to_ns(uint64_t cycles, uint64_t cycles_per_s) {
     return ns > kNoUpperBound ? kNoUpperBound : uint64_t(ns);
 }
 
-// The inclusive upper edge of a bucket in ns, rounded up: every value the
-// bucket holds is at most that.
-uint64_t edge_ns(size_t i, uint64_t cycles_per_s) {
+}  // namespace
+
+uint64_t histogram_edge_ns(size_t i, uint64_t cycles_per_s) {
     if (i + 1 == kHistogramBuckets) return kNoUpperBound;
     const unsigned __int128 top = (unsigned __int128)(histogram_bucket_high(i) - 1) * 1000000000u;
     const unsigned __int128 ns = (top + cycles_per_s - 1) / cycles_per_s;
     return ns >= kNoUpperBound ? kNoUpperBound - 1 : uint64_t(ns);
 }
-
-}  // namespace
 
 uint64_t HistogramSnapshot::percentile(double p) const {
     const auto i = quantile_bucket(buckets, p);
@@ -100,7 +98,7 @@ HistogramView histogram_view(const HistogramSnapshot& s, uint64_t cycles_per_s) 
         }
     if (first == kHistogramBuckets) return v;
     for (size_t i = first; i <= last; ++i) {
-        const uint64_t le = edge_ns(i, cycles_per_s);
+        const uint64_t le = histogram_edge_ns(i, cycles_per_s);
         if (!v.le_ns.empty() && v.le_ns.back() == le) {
             v.counts.back() += s.buckets[i];  // narrower than a nanosecond
             continue;

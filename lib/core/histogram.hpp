@@ -19,6 +19,8 @@ namespace pmdfwd {
 
 constexpr unsigned kHistogramSubBuckets = 4;                     // per power of two
 constexpr size_t kHistogramBuckets = 48 * kHistogramSubBuckets;  // up to 2^49 cycles: hours
+// The upper edge of the open top bucket.
+constexpr uint64_t kNoUpperBound = std::numeric_limits<uint64_t>::max();
 
 // Bucket i < 4 holds the value i; above, bucket 4(b-1)+s holds
 // [(4+s) 2^(b-2), (5+s) 2^(b-2)) for the value's top bit b. The last bucket
@@ -32,6 +34,9 @@ inline size_t histogram_bucket(uint64_t cycles) {
 }
 uint64_t histogram_bucket_low(size_t i);   // smallest value of bucket i
 uint64_t histogram_bucket_high(size_t i);  // one past its largest
+// The inclusive upper edge of bucket i in ns, rounded up so that every value
+// the bucket holds is at most that; kNoUpperBound for the open top bucket.
+uint64_t histogram_edge_ns(size_t i, uint64_t cycles_per_s);
 
 struct HistogramSnapshot {
     std::array<uint64_t, kHistogramBuckets> buckets{};
@@ -71,9 +76,6 @@ class Histogram {
     std::atomic<uint64_t> count_{0}, sum_{0};
     std::atomic<uint64_t> min_{std::numeric_limits<uint64_t>::max()}, max_{0};
 };
-
-// The upper edge of the open top bucket.
-constexpr uint64_t kNoUpperBound = std::numeric_limits<uint64_t>::max();
 
 // A histogram in nanoseconds, as it goes on the wire and into every
 // renderer: the buckets from the first non-empty one to the last (empty ones

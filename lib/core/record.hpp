@@ -32,6 +32,12 @@ class Record {
     static FieldId next(FieldId first, size_t i) { return FieldId{uint16_t(first.index + i)}; }
 
     const RecordSchema& schema() const { return *schema_; }
+    // A field's value; nullptr when it is unset or of another type.
+    const uint64_t* number(FieldId f) const { return std::get_if<uint64_t>(&values_[f.index]); }
+    const std::string* text(FieldId f) const { return std::get_if<std::string>(&values_[f.index]); }
+    const HistogramView* histogram(FieldId f) const {
+        return std::get_if<HistogramView>(&values_[f.index]);
+    }
 
     // Every set field in table order, as (key, value) pairs on the wire: a
     // histogram field `h` as the keys h_count ... h_buckets (kHistogramWire).

@@ -46,8 +46,12 @@ inline constexpr Field kDerived[] = {
 // Which worker a record is about, in the worker and the latency records.
 inline constexpr Field kWorkerId{"worker", Unit::none, Kind::label,
                                  "the worker's id, its place in the plan"};
-inline constexpr Field kRxPort{"rx_port", Unit::none, Kind::label, "the name of the port it polls"};
-inline constexpr Field kRxQueue{"rx_queue", Unit::none, Kind::label, "the rx queue it polls"};
+inline constexpr Field kRxPort{.key = "rx_port",
+                               .kind = Kind::label,
+                               .help = "the name of the port it polls",
+                               .label = "port"};
+inline constexpr Field kRxQueue{
+    .key = "rx_queue", .kind = Kind::label, .help = "the rx queue it polls", .label = "queue"};
 inline constexpr Field kPoll{"poll", Unit::none, Kind::info,
                              "its poll mode: busy, adaptive or interrupt"};
 
@@ -123,7 +127,7 @@ inline constexpr Field kLatencyFields[] = {
 
 inline constexpr Field kPortFields[] = {
     {"index", Unit::none, Kind::info, "its place among the config's [[port]] tables"},
-    {"name", Unit::none, Kind::label, "its name in the config"},
+    {.key = "name", .kind = Kind::label, .help = "its name in the config", .label = "port"},
     {"port_id", Unit::none, Kind::info, "the ethdev port id"},
     {"devargs", Unit::none, Kind::info, "the device it was opened with"},
     {"driver", Unit::none, Kind::info, "the PMD driving it"},
@@ -143,7 +147,7 @@ inline constexpr Field kPortFields[] = {
 };
 
 inline constexpr Field kPoolFields[] = {
-    {"name", Unit::none, Kind::label, "the mempool's name"},
+    {.key = "name", .kind = Kind::label, .help = "the mempool's name", .label = "pool"},
     {"socket", Unit::none, Kind::info, "the NUMA socket of its memory"},
     {"size", Unit::mbufs, Kind::info, "mbufs in the pool"},
     {"cache_size", Unit::mbufs, Kind::info, "DPDK's per-lcore cache size in front of the driver"},

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -194,11 +195,21 @@ void netlog_detach() {
 
 void netlog_protect_this_thread() {
     // The handler needs about 20 KiB (a record's escaped text and a datagram);
-    // a thread whose own stack overflowed can still report.
-    thread_local char alt_stack[64 * 1024];
+    // a thread whose own stack overflowed can still report. Mapped once per
+    // thread, not a thread_local array: static TLS is carved out of every
+    // thread's stack, and a 64 KiB one overflowed the 100 KiB stacks of the
+    // metrics listener's threads.
+    constexpr size_t kAltStackBytes = 64 * 1024;
+    thread_local void* alt_stack = nullptr;
+    if (!alt_stack) {
+        void* p = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (p == MAP_FAILED) return;  // no report from an overflowed stack; the rest still works
+        alt_stack = p;
+    }
     stack_t ss{};
     ss.ss_sp = alt_stack;
-    ss.ss_size = sizeof(alt_stack);
+    ss.ss_size = kAltStackBytes;
     sigaltstack(&ss, nullptr);
 }
 

@@ -122,7 +122,7 @@ TEST_CASE("every pool model and tx setting forwards and leaves its pools full", 
                 CHECK(w0.tx_bytes + w1.tx_bytes == 64u * 1000);
                 for (const auto& w : {w0, w1})
                     CHECK(w.rx_pkts + w.handoff_in == w.tx_pkts + w.total_drops() + w.handoff_out);
-                const Record pool = rig.app->pool(0);
+                const Record pool = rig.app->pool(0, Since::clear);
                 CHECK(field(pool, "ops") ==
                       (model == PoolModel::recycle ? "pmdfwd_recycle" : "ring_mp_mc_colored"));
                 if (model == PoolModel::recycle) CHECK(field(pool, "owner_lcore") == "1");

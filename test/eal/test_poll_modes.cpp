@@ -179,7 +179,7 @@ TEST_CASE("adaptive: sleeps on an idle queue, spins again under traffic", "[poll
     CHECK(res.min > 0);
     CHECK(res.min <= res.mean());
     CHECK(res.mean() <= res.max);
-    const Record lat = rig.app->latency(0);
+    const Record lat = rig.app->latency(0, Since::clear);
     CHECK(std::get<uint64_t>(*lat.get("residence_count")) == kFrames);
     const auto buckets = lat.get("residence_buckets");
     REQUIRE(buckets);

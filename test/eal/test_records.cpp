@@ -64,11 +64,12 @@ TEST_CASE("every field of every record's table is set, in its order", "[records]
         REQUIRE(collect(b.tx, kFrames).size() == kFrames);
         app.log_test(100);
 
-        CHECK(wire_keys(app.worker(0)) == table_keys(kWorkerRecord, {}));
-        CHECK(wire_keys(app.latency(0)) == table_keys(kLatencyRecord, {}));
-        CHECK(wire_keys(app.port(0)) == table_keys(kPortRecord, {}));
-        CHECK(wire_keys(app.pool(0)) == table_keys(kPoolRecord, {}));  // a recycle pool
-        CHECK(wire_keys(app.totals()) == table_keys(kStatsRecord, {}));
+        CHECK(wire_keys(app.worker(0, Since::clear)) == table_keys(kWorkerRecord, {}));
+        CHECK(wire_keys(app.latency(0, Since::clear)) == table_keys(kLatencyRecord, {}));
+        CHECK(wire_keys(app.port(0, Since::clear)) == table_keys(kPortRecord, {}));
+        CHECK(wire_keys(app.pool(0, Since::clear)) ==
+              table_keys(kPoolRecord, {}));  // a recycle pool
+        CHECK(wire_keys(app.totals(Since::clear)) == table_keys(kStatsRecord, {}));
         CHECK(wire_keys(app.netlog()) == table_keys(kLogRecord, {}));
         CHECK(wire_keys(app.log_test(10)) == table_keys(kLogTestRecord, {}));
         // The EAL of the tests has no telemetry socket, so no gate to count.
@@ -79,18 +80,35 @@ TEST_CASE("every field of every record's table is set, in its order", "[records]
         CHECK(std::get<std::string>(*app.info().get("pool_model")) == "recycle");
 
         // The figures are the traffic's.
-        const Record w = app.worker(0);
+        const Record w = app.worker(0, Since::clear);
         CHECK(number(w, "rx_pkts") == kFrames);
         CHECK(number(w, "tx_pkts") == kFrames);
         CHECK(number(w, "rx_bytes") == kFrames * 64);
-        CHECK(number(app.latency(0), "residence_count") == kFrames);
-        CHECK(number(app.totals(), "tx_pkts") == kFrames);
-        CHECK(number(app.port(1), "opackets") == kFrames);
+        CHECK(number(app.latency(0, Since::clear), "residence_count") == kFrames);
+        CHECK(number(app.totals(Since::clear), "tx_pkts") == kFrames);
+        CHECK(number(app.port(1, Since::clear), "opackets") == kFrames);
         CHECK(number(app.netlog(), "records") >= 1);
+
+        // A clear rebases what the commands answer, never what a scraper
+        // reads from the start.
+        app.clear_stats();
+        CHECK(number(app.worker(0, Since::clear), "rx_pkts") == 0);
+        CHECK(number(app.worker(0, Since::start), "rx_pkts") == kFrames);
+        CHECK(number(app.totals(Since::clear), "tx_pkts") == 0);
+        CHECK(number(app.totals(Since::start), "tx_pkts") == kFrames);
+        CHECK(number(app.latency(0, Since::start), "residence_count") == kFrames);
+        CHECK(number(app.latency(0, Since::clear), "residence_count") == 0);
+        CHECK(number(app.port(1, Since::start), "opackets") == kFrames);
+        CHECK(number(app.port(1, Since::clear), "opackets") == 0);
+        const Record pool_start = app.pool(0, Since::start), pool_clear = app.pool(0, Since::clear);
+        for (const auto& f : kPoolRecord.group("recycle")) {
+            INFO(f.key);
+            CHECK(number(pool_start, std::string(f.key)) >= number(pool_clear, std::string(f.key)));
+        }
 
         // A stock spare pool has no owner, levels or recycle counters; the
         // log channel's reserve is the last pool.
-        const Record reserve = app.pool(app.pool_count() - 1);
+        const Record reserve = app.pool(app.pool_count() - 1, Since::clear);
         std::set<std::string> recycle_only = {"owner_lcore"};
         for (const auto& f : kPoolRecord.fields)
             if (!f.group.empty()) recycle_only.emplace(f.key);

@@ -117,7 +117,8 @@ TEST_CASE("command line: a missing, unknown or bad word is a usage error", "[com
         }
         return "(parsed)";
     };
-    CHECK(message({}) == "pmdctl needs one of: show, stats, clear, shutdown, watch, fields");
+    CHECK(message({}) ==
+          "pmdctl needs one of: show, stats, clear, shutdown, watch, fields, metrics");
     CHECK(message({"show"}) ==
           "show needs one of: ports, workers, pools, plan, latency, log, xstats");
     CHECK(message({"clear"}) == "clear needs one of: stats");

@@ -167,6 +167,9 @@ color = false
 [control]
 telemetry = false
 stats_log_interval_s = 10
+metrics = "10.1.2.3:9100"
+metrics_allow_remote = true
+stall_us = 250
 
 [log]
 level = "debug"
@@ -210,6 +213,9 @@ file = "/var/log/pmdfwd.log"
     CHECK(cfg.pool.loc.line == 29);
     CHECK_FALSE(cfg.control.telemetry);
     CHECK(cfg.control.stats_log_interval_s == 10);
+    CHECK(cfg.control.metrics == "10.1.2.3:9100");
+    CHECK(cfg.control.metrics_allow_remote);
+    CHECK(cfg.control.stall_us == 250);
     CHECK(cfg.log.level == "debug");
     CHECK(cfg.log.file == "/var/log/pmdfwd.log");
     CHECK(std::holds_alternative<Plan>(build_plan(cfg)));
@@ -225,7 +231,7 @@ TEST_CASE("config: ranges are inclusive at both ends", "[config]") {
         {"[eal]", "memory_mb", 64, 1 << 20}, {"[forward]", "burst", 1, 512},
         {"[forward]", "tx_retries", 0, 64},  {"[control]", "stats_log_interval_s", 0, 86400},
         {"[pool]", "data_room", 256, 65535}, {"[pool]", "mbufs", 512, 16 << 20},
-        {"[pool]", "cache", 0, 512},
+        {"[pool]", "cache", 0, 512},         {"[control]", "stall_us", 10, 60000000},
     };
     for (const auto& b : bounds) {
         for (const long long v : {b.lo, b.hi}) {
@@ -757,4 +763,38 @@ TEST_CASE("config: config files that would block or are not files are refused at
     ::close(fds[0]);
     if (auto* err = std::get_if<ConfigError>(&r)) FAIL(err->to_string());
     CHECK(std::get<Config>(r).ports.at(0).devargs == "net_null0");
+}
+
+TEST_CASE("config: the metrics address is numeric, and loopback unless allowed", "[config]") {
+    const auto control = [](const std::string& lines) {
+        return std::string(kMinimal) + "[control]\n" + lines;
+    };
+    CHECK(parse_ok(control("metrics = \"127.0.0.1:9469\"\n")).control.metrics == "127.0.0.1:9469");
+    CHECK(parse_ok(control("metrics = \"[::1]:9469\"\n")).control.metrics == "[::1]:9469");
+    CHECK(parse_ok(control("metrics = \"127.9.9.9:1\"\n")).control.metrics == "127.9.9.9:1");
+    CHECK(parse_ok(kMinimal).control.metrics.empty());
+    struct Bad {
+        std::string lines, message;
+    };
+    const Bad bad[] = {
+        {"metrics = \"0.0.0.0:9469\"\n", "'0.0.0.0' is not a loopback address"},
+        {"metrics = \"[::]:9469\"\n", "'::' is not a loopback address"},
+        {"metrics = \"localhost:9469\"\n", "is not a numeric IPv4 address"},
+        {"metrics = \"127.0.0.1\"\n", "expected \"address:port\""},
+        {"metrics = \"127.0.0.1:0\"\n", "is not a number in [1, 65535]"},
+        {"metrics = \"127.0.0.1:65536\"\n", "is not a number in [1, 65535]"},
+        {"metrics = \"127.0.0.1:80x\"\n", "is not a number in [1, 65535]"},
+        {"metrics = \"[::1:9469\"\n", "expected \"[ipv6]:port\""},
+        {"metrics = \"::1:9469\"\n", "expected \"address:port\""},
+        {"metrics = 9469\n", "expected a string"},
+        {"metrics_allow_remote = false\nmetrics = \"192.168.1.1:9469\"\n", "metrics_allow_remote"},
+    };
+    for (const auto& b : bad) {
+        INFO(b.lines);
+        const ConfigError e = error_of(control(b.lines));
+        CHECK(e.key == "control.metrics");
+        CHECK(e.line == (b.lines.starts_with("metrics_allow") ? 6 : 5));
+        CHECK(e.column == 11);  // the value
+        CHECK_THAT(e.message, Catch::Contains(b.message));
+    }
 }

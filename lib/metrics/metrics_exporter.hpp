@@ -1,0 +1,38 @@
+// The Prometheus endpoint ([control] metrics): an HTTP listener of
+// prometheus-cpp on its own thread that, at each scrape, reads the records
+// the telemetry commands read (from the appliance's start, so counters never
+// go back) through control_read, and serves them as metric_families.hpp
+// makes them. Nothing is counted for it on the fast path: a scrape costs the
+// workers what a telemetry request does.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "error.hpp"
+
+namespace prometheus {
+class Exposer;
+}
+
+namespace pmdfwd {
+
+class MetricsCollector;
+
+class MetricsExporter {
+  public:
+    // Listens on `address` ("127.0.0.1:9469", "[::1]:9469"); an error naming
+    // it when it cannot (in use, not an address of this host).
+    static Result<std::unique_ptr<MetricsExporter>> start(const std::string& address);
+    // Stops listening; a scrape in progress finishes first.
+    ~MetricsExporter();
+    // The port it listens on (the one asked for, or the kernel's pick for 0).
+    int port() const;
+
+  private:
+    MetricsExporter() = default;
+    std::shared_ptr<MetricsCollector> collector_;
+    std::unique_ptr<prometheus::Exposer> exposer_;
+};
+
+}  // namespace pmdfwd
