@@ -193,7 +193,7 @@ void netlog_detach() {
 }
 
 void netlog_protect_this_thread() {
-    // The handler needs about 20 KiB (a record's escaped text and a datagram);
+    // The handler needs about 12 KiB (a record's escaped text and a datagram);
     // a thread whose own stack overflowed can still report.
     thread_local char alt_stack[64 * 1024];
     stack_t ss{};
