@@ -3,9 +3,10 @@
 # net_tap port into a network namespace where a plain kernel UDP socket
 # receives them. Checks the netconsole format, levels, gap-free sequence
 # numbers, fragment reassembly of a long record, a record too long for
-# netconsole cut below its 8192 bytes and marked, the channel's counters, and
-# that a crashing pmdfwd (SIGSEGV) delivers its last records and a backtrace
-# before it dies of the signal.
+# netconsole cut below its 8192 bytes and marked, DPDK's own log lines (EAL's
+# at start-up, one from an EAL thread at runtime) in the [log] file and on
+# the channel, the channel's counters, and that a crashing pmdfwd (SIGSEGV)
+# delivers its last records and a backtrace before it dies of the signal.
 # Usage: netlog.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -32,6 +33,13 @@ fi
 check "the plan names the channel's queue" \
   grep -q "plan: netlog: extended records at info and above to 10.233.0.1:6666 via 'left' txq 1" \
   "$WORK/pmdfwd.log"
+# DPDK's own lines go through pmdfwd's logger from EAL's start on: into the
+# [log] file at their level, prefixed, and once on the console, never raw.
+check "EAL's start-up lines are in the log file, at info, prefixed dpdk:" \
+  grep -qE '^[0-9T:.-]+ info \[[0-9]+\] dpdk: EAL: Detected CPU lcores: [0-9]+$' "$WORK/file.log"
+check "they appear once on the console" \
+  test "$(grep -c 'EAL: Detected CPU lcores' "$WORK/pmdfwd.log")" -eq 1
+check "no DPDK line bypasses the logger" test "$(grep -c '^EAL: ' "$WORK/pmdfwd.log")" -eq 0
 wait_for_link "$IF_L" 10 && wait_for_link "$IF_R" 10
 ns_attach "$NS_L" "$IF_L" 10.233.0.1/24
 ns_attach "$NS_R" "$IF_R" 10.233.0.2/24
@@ -90,6 +98,18 @@ check "the 16384-byte record arrived once, reassembled, at most 8191 bytes with 
 check "it ends in the cut mark" test "$(field matching_cut <<<"$out")" = 1
 check "the log file has it whole" awk -v want="netlog test record of 16384 bytes:" \
   'index($0, want) && length($0) > 16384 { n++ } END { exit n != 1 }' "$WORK/file.log"
+
+# A DPDK line at runtime, from one of DPDK's own threads: EAL's
+# multi-process thread logs an error for a datagram too short to be a message.
+/usr/bin/python3 -c 'import socket, sys
+socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"x", sys.argv[1])' \
+  "/var/run/dpdk/$PREFIX/mp_socket"
+wait_received '^dpdk: EAL: truncated msg'
+out=$(received '^dpdk: EAL: truncated msg')
+check "an EAL thread's error line arrived on the channel once, at level 3" \
+  test "$(field matching <<<"$out")" = 1 -a "$(field matching_levels <<<"$out")" = 3
+check "it is in the log file at error" \
+  grep -qE '^[0-9T:.-]+ error \[[0-9]+\] dpdk: EAL: truncated msg$' "$WORK/file.log"
 
 # Counted before the channel's counters are read: records keep arriving.
 received_records=$(received '.' | field records)
