@@ -45,6 +45,7 @@ std::string render_log(const Json& log) {
     t.rows.push_back({"rate limit", rate});
     t.rows.push_back(
         {"sent", num("records") + " records, " + num("datagrams") + " datagrams, " + num("bytes")});
+    t.rows.push_back({"truncated", num("truncated") + " records cut to fit 8191 bytes"});
     // Drop reasons: only the ones that happened, in the table's order.
     std::string dropped = num("dropped");
     std::string sep = ": ";

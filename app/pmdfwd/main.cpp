@@ -19,6 +19,7 @@
 
 #include "appliance.hpp"
 #include "config_loader.hpp"
+#include "dpdk_log.hpp"
 #include "eal_args.hpp"
 #include "logging.hpp"
 #include "netlog_sink.hpp"
@@ -213,6 +214,10 @@ int main(int argc, char** argv) {
     // the log channel when there is one: the sink keeps them either way.
     pmdfwd::netlog_install_sink(cfg.netlog.enabled ? cfg.netlog.level : cfg.log.level);
     pmdfwd::netlog_install_crash_handler();
+    // Before EAL, so that its own start-up lines go through the logger too:
+    // to the log file, and on the console once, in the same form as the rest.
+    if (auto st = pmdfwd::route_dpdk_log(); !st)
+        spdlog::warn("{}; DPDK logs to its own stream", st.error().message);
     remember_signal_handlers();
     // The plan is logged once the devices' limits have resolved it (Appliance).
     spdlog::info("pmdfwd {} starting with {}", pmdfwd::kVersion, config_path);
@@ -258,6 +263,7 @@ int main(int argc, char** argv) {
         }
     }
     rte_eal_cleanup();
+    pmdfwd::unroute_dpdk_log();
     spdlog::info("pmdfwd stopped (exit {})", rc);
     return rc;
 }

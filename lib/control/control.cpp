@@ -133,7 +133,9 @@ int cmd_act(const char*, const char* params, rte_tel_data* d) {
     });
 }
 
-// The longest test record: a record's longest text (kNetlogTextMax).
+// The longest test record: twice the log channel's record limit
+// (kNetlogRecordMax), so that the cut of a record too long for netconsole
+// can be checked end to end.
 constexpr size_t kMaxTestRecord = 16 * 1024;
 
 // Each test record is a warning on every log sink: a client looping on

@@ -36,10 +36,13 @@ constexpr size_t kNetlogDropCount = size_t(NetlogDrop::count);
       "only once the pre-filled buffers ran out; alloc-first: normally every one)")              \
     X(emergency_sends, records,                                                                  \
       "records sent by the crash handler on a fatal signal (no rate limit; a bounded wait for "  \
-      "the channel)")
+      "the channel)")                                                                            \
+    X(truncated, records,                                                                        \
+      "records whose text was cut, and ended with ...[truncated], to keep the record below "     \
+      "netconsole's 8192 bytes (counted when cut, whether then sent or dropped)")
 
-// Written under the channel's lock (emergency_sends by the crash handler),
-// read by any thread.
+// Written under the channel's lock (emergency_sends by the crash handler,
+// truncated by any sender before it takes the lock), read by any thread.
 struct NetlogCounters {
 #define PMDFWD_NETLOG_COUNTER(name, unit, help) std::atomic<uint64_t> name{0};
     PMDFWD_NETLOG_COUNTERS(PMDFWD_NETLOG_COUNTER)

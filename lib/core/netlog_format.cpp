@@ -137,14 +137,42 @@ size_t copy_plain_blocks(const char* in, size_t avail_in, char* out, size_t avai
     return done;
 }
 
+bool utf8_continuation(unsigned char c) { return (c & 0xc0) == 0x80; }
+
+// Bytes of the UTF-8 character a lead byte starts (1 for anything else).
+size_t utf8_length(unsigned char c) {
+    if (c >= 0xf0 && c <= 0xf7) return 4;
+    if (c >= 0xe0) return c <= 0xef ? 3 : 1;
+    if (c >= 0xc0) return 2;
+    return 1;
+}
+
+// Text kept up to `end` (exclusive): how many of its last bytes are an
+// unfinished multibyte character, which a cut there would leave without the
+// bytes that complete it. 0 when the cut falls between characters.
+size_t utf8_unfinished(std::string_view text, size_t end) {
+    if (end >= text.size() || !utf8_continuation(static_cast<unsigned char>(text[end]))) return 0;
+    size_t lead = end;
+    while (lead > 0 && end - lead < 3 &&
+           utf8_continuation(static_cast<unsigned char>(text[lead - 1])))
+        --lead;
+    if (lead == 0) return 0;
+    --lead;
+    const size_t kept = end - lead;
+    return utf8_length(static_cast<unsigned char>(text[lead])) > kept ? kept : 0;
+}
+
+// The bytes a byte of the text takes once escaped.
+size_t escaped_size(char c, NetlogFormat fmt) {
+    return needs_escape(static_cast<unsigned char>(c), fmt) ? 4 : 1;
+}
+
 }  // namespace
 
-size_t escape_text(std::string_view text, char* out, size_t cap, NetlogFormat fmt) {
+EscapedLength escape_text(std::string_view text, char* out, size_t cap, NetlogFormat fmt) {
     static constexpr char kHex[] = "0123456789abcdef";
-    static constexpr std::string_view kCut = "...[cut]";
-    if (cap < kCut.size() + 1) return 0;
-    // Room for the cut mark and the newline is kept back from the text.
-    const size_t limit = std::min(cap - kCut.size() - 1, kNetlogTextMax);
+    if (cap < kNetlogCutMark.size() + 1) return {};
+    const size_t limit = cap - 1;  // room for the newline
     const size_t len = text.size();
     size_t n = 0, i = 0;
     bool cut = false;
@@ -167,9 +195,25 @@ size_t escape_text(std::string_view text, char* out, size_t cap, NetlogFormat fm
         out[n++] = kHex[c >> 4];
         out[n++] = kHex[c & 15];
     }
-    if (cut) n += put_str(kCut, out + n, cap - n);
+    if (cut) {
+        // Room for the mark: whole bytes of the text (each with its escape)
+        // are given back, then the start of a character the cut would split
+        // (bytes >= 0x80 are \xNN in the extended format, themselves in plain).
+        const size_t keep = cap - kNetlogCutMark.size() - 1;
+        while (n > keep) n -= escaped_size(text[--i], fmt);
+        n -= utf8_unfinished(text, i) * (fmt == NetlogFormat::extended ? 4 : 1);
+        n += put_str(kNetlogCutMark, out + n, cap - n);
+    }
     out[n++] = '\n';
-    return n;
+    return {n, cut};
+}
+
+size_t netlog_text_room(const NetlogRecord& rec, NetlogFormat fmt) {
+    if (fmt == NetlogFormat::plain) return kNetlogRecordMax;
+    // The head as format_ext_header writes it: "<level>,<seq>,<ts>,<flag>", then ';'.
+    const size_t head = decimal_digits(rec.level) + 1 + decimal_digits(rec.seq) + 1 +
+                        decimal_digits(rec.timestamp_us) + 2 + 1;
+    return kNetlogRecordMax - head;
 }
 
 size_t format_ext_header(const NetlogRecord& rec, char* out, size_t cap) {

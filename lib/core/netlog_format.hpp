@@ -5,6 +5,8 @@
 //             that is longer than one datagram's 1000 bytes, fragments with
 //             ",ncfrag=<offset>/<total>" before the ';' (netconsole's rule)
 //   plain:    the bare line, cut into 1000-byte datagrams
+// A record is at most 8191 bytes, header and newline included: longer text
+// is cut and ends in kNetlogCutMark.
 #pragma once
 
 #include <cstddef>
@@ -17,9 +19,16 @@ enum class NetlogFormat { extended, plain };
 
 // netconsole's MAX_PRINT_CHUNK: the most payload one datagram carries.
 constexpr size_t kNetlogPayloadMax = 1000;
-// The longest message text a record keeps (longer text is cut and marked):
-// 16 KiB, about 17 datagrams.
-constexpr size_t kNetlogTextMax = 16 * 1024;
+// The kernel's CONSOLE_EXT_LOG_MAX: an extended record, header included, is
+// shorter than this, and netconsd refuses a fragmented record whose ncfrag
+// total is this or more. A record longer than a receiver accepts is lost
+// whole, so pmdfwd cuts its text instead.
+constexpr size_t kNetconsoleRecordLimit = 8192;
+// The longest record sent: extended, the head, ';', the text and the
+// newline; plain (no head), the text and the newline. 9 datagrams at most.
+constexpr size_t kNetlogRecordMax = kNetconsoleRecordLimit - 1;
+// Ends the text of a record that was cut, before its newline.
+constexpr std::string_view kNetlogCutMark = "...[truncated]";
 
 struct NetlogRecord {
     uint8_t level = 6;  // syslog severity: 0 emerg ... 7 debug
@@ -38,13 +47,24 @@ uint8_t syslog_severity(int spdlog_level);
 // Control characters are escaped as \xNN, and in the extended format also
 // '\\' and bytes >= 0x7f (as the kernel's extended format does), so a record
 // is always one line; the newline that ends it is added here.
-// Returns the number of datagrams.
+// Text that would make the record longer than kNetlogRecordMax is cut
+// and marked. Returns the number of datagrams.
 template <class Emit>
 size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit);
 
-// Internal, exposed for the template: escapes `text` into out (capacity
-// `cap`), adds '\n', returns the length. Never writes past cap.
-size_t escape_text(std::string_view text, char* out, size_t cap, NetlogFormat fmt);
+// The most bytes the escaped text, with its newline, may take in this record
+// so that the whole record stays within kNetlogRecordMax.
+size_t netlog_text_room(const NetlogRecord& rec, NetlogFormat fmt);
+
+struct EscapedLength {
+    size_t len = 0;    // the newline included
+    bool cut = false;  // the text did not fit: it ends in kNetlogCutMark
+};
+// Escapes `text` into out (capacity `cap`) and adds '\n'; never writes past
+// cap. Text that does not fit is cut between bytes, never inside an escape
+// or a UTF-8 character (a lead byte never loses the bytes that follow it),
+// where kNetlogCutMark and the newline still fit after it.
+EscapedLength escape_text(std::string_view text, char* out, size_t cap, NetlogFormat fmt);
 // "<level>,<seq>,<ts>,<flag>" into out; returns the length.
 size_t format_ext_header(const NetlogRecord& rec, char* out, size_t cap);
 // ",ncfrag=<offset>/<total>;" into out; returns the length.
@@ -99,9 +119,9 @@ size_t RecordDatagrams::for_each(Emit&& emit) {
 
 template <class Emit>
 size_t for_each_datagram(const NetlogRecord& rec, NetlogFormat fmt, Emit&& emit) {
-    char body[kNetlogTextMax + 64];
-    const size_t body_len = escape_text(rec.text, body, sizeof(body), fmt);
-    return RecordDatagrams(rec, fmt, body, body_len).for_each(emit);
+    char body[kNetlogRecordMax];
+    const EscapedLength e = escape_text(rec.text, body, netlog_text_room(rec, fmt), fmt);
+    return RecordDatagrams(rec, fmt, body, e.len).for_each(emit);
 }
 
 }  // namespace pmdfwd

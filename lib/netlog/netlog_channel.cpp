@@ -1,6 +1,6 @@
 // The emergency log channel (see netlog_channel.hpp). send/send_emergency run
 // on any thread, refill/stop on the main lcore. Drops: rate_limited, busy,
-// no_buffer, tx_full, stopped.
+// no_buffer, tx_full, stopped. Text past the record limit is cut and counted.
 #include "netlog_channel.hpp"
 
 #include <rte_cycles.h>
@@ -257,6 +257,15 @@ size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& te
     return sent;
 }
 
+// A record longer than netconsole's limit would be refused whole by its
+// receivers: its text is cut to fit instead, and marked.
+void NetlogChannel::escape(const NetlogRecord& rec, EscapedText& text) {
+    const NetlogFormat fmt = setup_.config.format;
+    const EscapedLength e = escape_text(rec.text, text.body, netlog_text_room(rec, fmt), fmt);
+    text.len = e.len;
+    if (e.cut) counters_.truncated.fetch_add(1, std::memory_order_relaxed);
+}
+
 size_t NetlogChannel::send(const NetlogRecord& rec) {
     if (stopped_.load(std::memory_order_acquire)) {
         count(NetlogDrop::stopped);
@@ -264,7 +273,7 @@ size_t NetlogChannel::send(const NetlogRecord& rec) {
     }
     // Escaped before the lock is taken: other senders wait on less work.
     EscapedText text;
-    text.len = escape_text(rec.text, text.body, sizeof(text.body), setup_.config.format);
+    escape(rec, text);
     // seq_cst here and in stop(): either stop() sees the lock taken and
     // waits, or this sees the flag.
     if (busy_.exchange(true, std::memory_order_seq_cst)) {
@@ -295,7 +304,7 @@ size_t NetlogChannel::send_emergency(const NetlogRecord& rec) {
     const Inside inside;
     counters_.emergency_sends.fetch_add(1, std::memory_order_relaxed);
     EscapedText text;
-    text.len = escape_text(rec.text, text.body, sizeof(text.body), setup_.config.format);
+    escape(rec, text);
     const size_t sent = stopped_.load(std::memory_order_seq_cst) ? 0 : send_locked(rec, text, true);
     busy_.store(false, std::memory_order_release);
     return sent;

@@ -66,9 +66,11 @@ class NetlogChannel {
   private:
     explicit NetlogChannel(const NetlogSetup& setup);
     struct EscapedText {
-        char body[kNetlogTextMax + 64];
+        char body[kNetlogRecordMax];
         size_t len = 0;
     };
+    // Escapes rec's text within the record limit; counts a cut.
+    void escape(const NetlogRecord& rec, EscapedText& text);
     size_t send_locked(const NetlogRecord& rec, const EscapedText& text, bool emergency);
     uint64_t timed(uint64_t start);
     void stamp_reserve();

@@ -194,7 +194,7 @@ void netlog_detach() {
 }
 
 void netlog_protect_this_thread() {
-    // The handler needs about 20 KiB (a record's escaped text and a datagram);
+    // The handler needs about 12 KiB (a record's escaped text and a datagram);
     // a thread whose own stack overflowed can still report. Mapped once per
     // thread, not a thread_local array: static TLS is carved out of every
     // thread's stack, and a 64 KiB one overflowed the 100 KiB stacks of the

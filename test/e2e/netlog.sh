@@ -2,9 +2,11 @@
 # The emergency log channel end to end: pmdfwd's records leave through a
 # net_tap port into a network namespace where a plain kernel UDP socket
 # receives them. Checks the netconsole format, levels, gap-free sequence
-# numbers, fragment reassembly of a long record, the channel's counters, and
-# that a crashing pmdfwd (SIGSEGV) delivers its last records and a backtrace
-# before it dies of the signal.
+# numbers, fragment reassembly of a long record, a record too long for
+# netconsole cut below its 8192 bytes and marked, DPDK's own log lines (EAL's
+# at start-up, one from an EAL thread at runtime) in the [log] file and on
+# the channel, the channel's counters, and that a crashing pmdfwd (SIGSEGV)
+# delivers its last records and a backtrace before it dies of the signal.
 # Usage: netlog.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -20,7 +22,8 @@ demo_config "$WORK/cfg.toml" "$PREFIX" "$IF_L" "$IF_R" \
   -e "s/^stats_log_interval_s = .*/stats_log_interval_s = 1/" \
   -e "s/^src_ip = .*/src_ip = \"10.233.0.254\"/" \
   -e "s/^dst_ip = .*/dst_ip = \"10.233.0.1\"/" \
-  -e "s/^dst_mac = .*/dst_mac = \"$MAC_L\"/"
+  -e "s/^dst_mac = .*/dst_mac = \"$MAC_L\"/" \
+  -e "s|^file = .*|file = \"$WORK/file.log\"|"
 grep -q '^\[netlog\]' "$WORK/cfg.toml" && grep -q '^port = "left"' "$WORK/cfg.toml" ||
   { fail "config" "config/demo.toml has no [netlog] on port left"; summary; exit 1; }
 
@@ -30,6 +33,13 @@ fi
 check "the plan names the channel's queue" \
   grep -q "plan: netlog: extended records at info and above to 10.233.0.1:6666 via 'left' txq 1" \
   "$WORK/pmdfwd.log"
+# DPDK's own lines go through pmdfwd's logger from EAL's start on: into the
+# [log] file at their level, prefixed, and once on the console, never raw.
+check "EAL's start-up lines are in the log file, at info, prefixed dpdk:" \
+  grep -qE '^[0-9T:.-]+ info \[[0-9]+\] dpdk: EAL: Detected CPU lcores: [0-9]+$' "$WORK/file.log"
+check "they appear once on the console" \
+  test "$(grep -c 'EAL: Detected CPU lcores' "$WORK/pmdfwd.log")" -eq 1
+check "no DPDK line bypasses the logger" test "$(grep -c '^EAL: ' "$WORK/pmdfwd.log")" -eq 0
 wait_for_link "$IF_L" 10 && wait_for_link "$IF_R" 10
 ns_attach "$NS_L" "$IF_L" 10.233.0.1/24
 ns_attach "$NS_R" "$IF_R" 10.233.0.2/24
@@ -73,11 +83,40 @@ check "the 2500-byte record arrived once, reassembled from fragments" \
 check "warnings carry level 4" test "$(field matching_levels <<<"$out")" = 4
 frags=$(grep -c 'ncfrag=' "$WORK/received.jsonl")
 check "it came in 3 fragments ($frags)" test "$frags" -eq 3
+check "it was not cut" test "$(field matching_cut <<<"$out")" = 0
+
+# Past netconsole's limit: the record arrives whole, cut below 8192 bytes
+# with its head (netconsd refuses a total of 8192 or more), and marked; the
+# log file keeps the whole line.
+telemetry "/pmdfwd/log_test,16384" >"$WORK/log_test_long.json"
+check "log_test of 16384 bytes answers" grep -q '"logged"' "$WORK/log_test_long.json"
+wait_received '^netlog test record of 16384 bytes:'
+out=$(received '^netlog test record of 16384 bytes:')
+longest=$(field matching_record_longest <<<"$out")
+check "the 16384-byte record arrived once, reassembled, at most 8191 bytes with its head ($longest)" \
+  test "$(field matching <<<"$out")" = 1 -a "$longest" -le 8191 -a "$longest" -ge 8150
+check "it ends in the cut mark" test "$(field matching_cut <<<"$out")" = 1
+check "the log file has it whole" awk -v want="netlog test record of 16384 bytes:" \
+  'index($0, want) && length($0) > 16384 { n++ } END { exit n != 1 }' "$WORK/file.log"
+
+# A DPDK line at runtime, from one of DPDK's own threads: EAL's
+# multi-process thread logs an error for a datagram too short to be a message.
+/usr/bin/python3 -c 'import socket, sys
+socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b"x", sys.argv[1])' \
+  "/var/run/dpdk/$PREFIX/mp_socket"
+wait_received '^dpdk: EAL: truncated msg'
+out=$(received '^dpdk: EAL: truncated msg')
+check "an EAL thread's error line arrived on the channel once, at level 3" \
+  test "$(field matching <<<"$out")" = 1 -a "$(field matching_levels <<<"$out")" = 3
+check "it is in the log file at error" \
+  grep -qE '^[0-9T:.-]+ error \[[0-9]+\] dpdk: EAL: truncated msg$' "$WORK/file.log"
 
 # Counted before the channel's counters are read: records keep arriving.
 received_records=$(received '.' | field records)
 stats=$(telemetry "/pmdfwd/log")
 check "channel counters: records sent" test "$(json_get "$stats" 'd["/pmdfwd/log"]["records"]')" -ge 4
+check "channel counters: the one record cut is counted" \
+  test "$(json_get "$stats" 'd["/pmdfwd/log"]["truncated"]')" -eq 1
 # No count of drops is asserted: on a loaded host (scripts/test --hog, ASan)
 # a datagram can find the tap's TX queue full (drop_tx_full, seen) or, with
 # the refilling main lcore sharing a CPU with a busy worker, the reserve

@@ -148,6 +148,65 @@ TEST_CASE("netlog channel: records leave as netconsole UDP datagrams", "[netlog]
     CHECK(rig.ch->latency().sum > 0);
 }
 
+namespace {
+
+// The record a netconsole receiver puts together from the datagrams of one
+// sequence number: the head and every fragment's text in offset order. Each
+// fragment must name the same total, and the text must be that long.
+std::string reassembled(const std::vector<Datagram>& got, uint64_t seq) {
+    const std::string head = "6," + std::to_string(seq) + ",99,-";
+    std::string text;
+    std::string total;
+    for (const auto& d : got) {
+        const std::string p = d.payload();
+        if (p.rfind(head + ";", 0) == 0) return p;  // one datagram
+        if (p.rfind(head + ",ncfrag=", 0) != 0) continue;
+        const size_t semi = p.find(';');
+        const std::string field = p.substr(head.size() + 8, semi - head.size() - 8);
+        CHECK(std::stoul(field.substr(0, field.find('/'))) == text.size());
+        if (total.empty()) total = field.substr(field.find('/') + 1);
+        CHECK(field.substr(field.find('/') + 1) == total);
+        text += p.substr(semi + 1);
+    }
+    CHECK(std::to_string(text.size()) == total);
+    return head + ";" + text;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "netlog channel: a record longer than netconsole's 8192 bytes arrives cut, marked, "
+    "counted",
+    "[netlog]") {
+    ChannelRig rig;
+    rig.open();
+    // "6,<seq>,99,-;" is 9 bytes at seq 1 and 2; then the text and its newline.
+    const std::string fits(kNetlogRecordMax - 9 - 1, 'f');
+    REQUIRE(rig.ch->send(rec(fits, 1)) == 9);
+    std::string text;
+    for (int i = 0; text.size() < 16384; ++i) text += std::to_string(i) + " ";
+    REQUIRE(rig.ch->send(rec(text, 2)) == 9);
+    const auto got = rig.drain();
+    REQUIRE(got.size() == 18);
+    for (const auto& d : got) CHECK(d.payload().size() <= kNetlogPayloadMax);
+    const std::string whole = reassembled(got, 1);
+    CHECK(whole == "6,1,99,-;" + fits + "\n");
+    CHECK(whole.size() == 8191);
+    const std::string cut = reassembled(got, 2);
+    CHECK(cut.size() == 8191);
+    const std::string tail = std::string(kNetlogCutMark) + "\n";
+    REQUIRE(cut.size() > tail.size());
+    CHECK(cut.substr(cut.size() - tail.size()) == tail);
+    CHECK(cut.substr(9, cut.size() - 9 - tail.size()) ==
+          text.substr(0, cut.size() - 9 - tail.size()));
+    CHECK(rig.stat("truncated") == 1);
+    CHECK(rig.stat("records") == 2);
+    // The crash path cuts and counts alike.
+    CHECK(rig.ch->send_emergency(rec(text, 3)) == 9);
+    CHECK(rig.stat("truncated") == 2);
+    CHECK(rig.drain().size() == 9);
+}
+
 TEST_CASE(
     "netlog in the appliance: with a data pool exhausted by traffic held in flight, "
     "the exhaustion warning and other records still go out",

@@ -96,13 +96,145 @@ TEST_CASE("netlog format: long records are cut into ncfrag fragments of at most 
     CHECK(plain[0] + plain[1] + plain[2] == text + "\n");
 }
 
-TEST_CASE("netlog format: text past the record limit is cut and marked", "[netlog]") {
-    const std::string huge(kNetlogTextMax + 500, 'z');
-    const auto frags = datagrams(rec(huge), NetlogFormat::plain);
-    std::string all;
-    for (const auto& f : frags) all += f;
-    CHECK(all.size() <= kNetlogTextMax + 16);
-    CHECK(all.substr(all.size() - 9) == "...[cut]\n");
+namespace {
+
+// A record as a receiver puts it together: the head and ';' of its first
+// datagram and its whole text, fragments reassembled in order. Checks that
+// every fragment names the same total, and that it is the text's length.
+std::string received_record(const NetlogRecord& r, NetlogFormat f) {
+    const auto frags = datagrams(r, f);
+    if (f == NetlogFormat::plain) {
+        std::string all;
+        for (const auto& d : frags) all += d;
+        return all;
+    }
+    if (frags.size() == 1) return frags[0];
+    const std::string head = frags[0].substr(0, frags[0].find(",ncfrag="));
+    const std::string text = reassemble(frags, head);
+    for (const auto& d : frags)
+        CHECK(d.find("/" + std::to_string(text.size()) + ";") != std::string::npos);
+    return head + ";" + text;
+}
+
+bool ends_cut(const std::string& record) {
+    const std::string tail = std::string(kNetlogCutMark) + "\n";
+    return record.size() >= tail.size() && record.substr(record.size() - tail.size()) == tail;
+}
+
+// Undoes the extended format's \xNN escapes.
+std::string unescape(const std::string& s) {
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] == 'x') {
+            out += char(std::stoi(s.substr(i + 2, 2), nullptr, 16));
+            i += 3;
+        } else {
+            out += s[i];
+        }
+    }
+    return out;
+}
+
+// Whole UTF-8 characters only (the structure; overlongs do not matter here).
+bool whole_utf8(const std::string& s) {
+    for (size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const size_t n = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
+        if (n == 0 || i + n > s.size()) return false;
+        for (size_t k = 1; k < n; ++k)
+            if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return false;
+        i += n;
+    }
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("netlog format: a record of 8191 bytes goes whole; 8192 and more is cut and marked",
+          "[netlog]") {
+    // "6,42,1234567,-;" is 15 bytes: text + 16 is the record.
+    const std::string head = "6,42,1234567,-;";
+    const std::string fits(kNetlogRecordMax - head.size() - 1, 'w');
+    const std::string whole = received_record(rec(fits), NetlogFormat::extended);
+    CHECK(whole.size() == 8191);
+    CHECK(whole == head + fits + "\n");
+    CHECK(datagrams(rec(fits), NetlogFormat::extended)[0].find(",ncfrag=0/8176;") !=
+          std::string::npos);
+    for (const size_t over : {size_t(1), size_t(2), size_t(500), size_t(16384)}) {
+        INFO("text of " << fits.size() + over << " bytes");
+        const std::string text = fits + std::string(over, 'v');
+        const std::string cut = received_record(rec(text), NetlogFormat::extended);
+        CHECK(cut.size() == 8191);  // the cut fills the room: all plain bytes
+        CHECK(ends_cut(cut));
+        CHECK(cut == head + fits.substr(0, fits.size() - kNetlogCutMark.size()) +
+                         std::string(kNetlogCutMark) + "\n");
+    }
+    // plain has no head: the text and its newline are the record.
+    const std::string plain_fits(kNetlogRecordMax - 1, 'p');
+    CHECK(received_record(rec(plain_fits), NetlogFormat::plain) == plain_fits + "\n");
+    const std::string plain_cut = received_record(rec(plain_fits + "q"), NetlogFormat::plain);
+    CHECK(plain_cut.size() == 8191);
+    CHECK(ends_cut(plain_cut));
+    CHECK(datagrams(rec(std::string(20000, 'p')), NetlogFormat::plain).size() == 9);
+}
+
+TEST_CASE("netlog format: every record stays below 8192 bytes, whatever its head and escapes",
+          "[netlog]") {
+    // The widest head (20-digit sequence and timestamp) and the narrowest;
+    // plain text, and text whose every byte becomes a 4-byte escape; every
+    // length whose record ends near the limit.
+    NetlogRecord wide = rec("");
+    wide.seq = UINT64_MAX;
+    wide.timestamp_us = UINT64_MAX;
+    NetlogRecord narrow = rec("");
+    narrow.seq = 0;
+    narrow.timestamp_us = 0;
+    for (const NetlogRecord& base : {wide, narrow})
+        for (const char fill : {'a', '\x01'})
+            for (size_t len = fill == 'a' ? 8100 : 2010; len < (fill == 'a' ? 8200 : 2060); ++len) {
+                const std::string text(len, fill);
+                NetlogRecord r = base;
+                r.text = text;
+                const size_t head = std::to_string(r.level).size() + std::to_string(r.seq).size() +
+                                    std::to_string(r.timestamp_us).size() + 5;
+                const size_t escaped = fill == 'a' ? len : 4 * len;
+                const std::string got = received_record(r, NetlogFormat::extended);
+                INFO("head " << head << ", text " << len << " bytes of " << int(fill));
+                REQUIRE(got.size() <= kNetlogRecordMax);
+                REQUIRE(ends_cut(got) == (head + escaped + 1 > kNetlogRecordMax));
+                if (!ends_cut(got)) REQUIRE(got.size() == head + escaped + 1);
+                // An escape is never cut in two.
+                if (fill != 'a' && ends_cut(got)) {
+                    const std::string kept =
+                        got.substr(head, got.size() - head - kNetlogCutMark.size() - 1);
+                    REQUIRE(kept.size() % 4 == 0);
+                    REQUIRE(unescape(kept) == std::string(kept.size() / 4, '\x01'));
+                }
+            }
+}
+
+TEST_CASE("netlog format: a cut never splits a UTF-8 character", "[netlog]") {
+    // 2-, 3- and 4-byte characters, after every count of ASCII bytes that
+    // puts the cut at each byte of one, in both formats.
+    for (const std::string ch : {"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"})
+        for (const auto f : {NetlogFormat::extended, NetlogFormat::plain})
+            for (size_t pad = 0; pad < 16; ++pad) {
+                std::string text(pad, 'a');
+                while (text.size() < 3 * kNetlogRecordMax) text += ch;
+                const std::string got = received_record(rec(text), f);
+                INFO("character of " << ch.size() << " bytes, pad " << pad);
+                REQUIRE(got.size() <= kNetlogRecordMax);
+                REQUIRE(ends_cut(got));
+                std::string kept = got.substr(0, got.size() - kNetlogCutMark.size() - 1);
+                if (f == NetlogFormat::extended) kept = unescape(kept.substr(kept.find(';') + 1));
+                CHECK(whole_utf8(kept));
+                // Only the unfinished character was given up.
+                const size_t unit = f == NetlogFormat::extended ? 4 : 1;
+                CHECK(got.size() + unit * ch.size() > kNetlogRecordMax);
+            }
+    // A cut inside bytes that are not UTF-8 gives up nothing.
+    const std::string junk(9000, '\x80');
+    CHECK(received_record(rec(junk), NetlogFormat::plain).size() == kNetlogRecordMax);
 }
 
 TEST_CASE("netlog format: spdlog levels map to syslog severities", "[netlog]") {
@@ -310,26 +442,34 @@ TEST_CASE("netlog config: errors name the key", "[netlog][config]") {
 
 namespace {
 
-// The escape rule one byte at a time, with the cut: a byte or escape that
-// does not fit in cap less the cut mark and newline ends the text.
+// The escape rule one byte at a time, with the cut: text whose escapes and
+// newline do not fit in cap is cut, and as many whole bytes (each with its
+// escape) as the cut mark needs are given back. (Its texts have no UTF-8:
+// the cut's step back over a character is tested above.)
 std::string escape_reference(std::string_view text, NetlogFormat f, size_t cap) {
-    const size_t limit = std::min(cap - 9, kNetlogTextMax);
-    std::string out;
+    std::vector<std::string> tokens;
+    size_t size = 0;
     bool cut = false;
     for (const char ch : text) {
         const auto c = static_cast<unsigned char>(ch);
         const bool esc = f == NetlogFormat::extended ? c < 0x20 || c >= 0x7f || c == '\\'
                                                      : c < 0x20 || c == 0x7f;
         static const char* hex = "0123456789abcdef";
-        const std::string token =
-            esc ? std::string("\\x") + hex[c >> 4] + hex[c & 15] : std::string(1, ch);
-        if (out.size() + token.size() > limit) {
+        tokens.push_back(esc ? std::string("\\x") + hex[c >> 4] + hex[c & 15] : std::string(1, ch));
+        size += tokens.back().size();
+        if (size + 1 > cap) {
             cut = true;
             break;
         }
-        out += token;
     }
-    return out + (cut ? "...[cut]\n" : "\n");
+    // Cut: whole tokens give way to the mark.
+    while (cut && size + kNetlogCutMark.size() + 1 > cap) {
+        size -= tokens.back().size();
+        tokens.pop_back();
+    }
+    std::string out;
+    for (const auto& t : tokens) out += t;
+    return out + (cut ? std::string(kNetlogCutMark) + "\n" : "\n");
 }
 
 }  // namespace
@@ -344,8 +484,9 @@ TEST_CASE("netlog format: the block-at-a-time escape agrees with the byte rule",
                     std::string text(len, 'a');
                     text[pos] = char(byte);
                     char out[256];
-                    const size_t n = escape_text(text, out, sizeof(out), f);
-                    REQUIRE(std::string(out, n) == escape_reference(text, f, sizeof(out)));
+                    const EscapedLength e = escape_text(text, out, sizeof(out), f);
+                    REQUIRE_FALSE(e.cut);
+                    REQUIRE(std::string(out, e.len) == escape_reference(text, f, sizeof(out)));
                 }
 }
 
@@ -357,11 +498,13 @@ TEST_CASE("netlog format: text is cut where the room ends, never past it", "[net
                                  "\x7f" + std::string(17, 'r') + "\n\n" + std::string(9, 's')};
     for (const auto& text : texts)
         for (const auto f : {NetlogFormat::extended, NetlogFormat::plain})
-            for (size_t cap = 9; cap < 80; ++cap) {
+            for (size_t cap = kNetlogCutMark.size() + 1; cap < 90; ++cap) {
                 std::vector<char> out(cap + 16, '#');  // canaries past cap
-                const size_t n = escape_text(text, out.data(), cap, f);
-                REQUIRE(n <= cap);
-                REQUIRE(std::string(out.data(), n) == escape_reference(text, f, cap));
+                const EscapedLength e = escape_text(text, out.data(), cap, f);
+                REQUIRE(e.len <= cap);
+                const std::string expected = escape_reference(text, f, cap);
+                REQUIRE(std::string(out.data(), e.len) == expected);
+                REQUIRE(e.cut == (expected.find(kNetlogCutMark) != std::string::npos));
                 for (size_t k = cap; k < out.size(); ++k) REQUIRE(out[k] == '#');
             }
 }
@@ -385,7 +528,7 @@ TEST_CASE("netlog format: the head is formatted once; counting agrees with sendi
         for (size_t len = 1; len < 3 * kNetlogPayloadMax + 100; ++len) {
             const std::string text(len, 'a');
             char body[4 * kNetlogPayloadMax];
-            const size_t body_len = escape_text(text, body, sizeof(body), f);
+            const size_t body_len = escape_text(text, body, sizeof(body), f).len;
             const NetlogRecord r = rec(text, 18446744073709551615u);
             RecordDatagrams dg(r, f, body, body_len);
             const size_t counted = dg.count();

@@ -131,6 +131,7 @@ Json log_record() {
                 {"inline_refills", 0},
                 {"reserve_allocs", 3},
                 {"emergency_sends", 0},
+                {"truncated", 3},
                 {"latency_count", 1224},
                 {"latency_sum_ns", 492048},
                 {"latency_min_ns", 150},
@@ -642,6 +643,7 @@ TEST_CASE("show log: summary, drops by reason, latency histogram", "[pmdctl]") {
           "send path    pool-first\n"
           "rate limit   2000 datagrams/s\n"
           "sent         1.20K records, 1.25K datagrams, 312KB\n"
+          "truncated    3 records cut to fit 8191 bytes\n"
           "dropped      42: rate_limited 30, busy 10, tx_full 2\n"
           "reserve      448/512 free\n"
           "pre-filled   60/64, refilled 1.19K, inline refills 0, reserve allocs 3\n"
@@ -660,7 +662,7 @@ TEST_CASE("show log: summary, drops by reason, latency histogram", "[pmdctl]") {
     // Nothing sent yet, no limit, and a field this pmdctl does not know.
     Json idle = log_record();
     for (const char* key :
-         {"records", "datagrams", "bytes", "dropped", "drop_rate_limited", "drop_busy",
+         {"records", "datagrams", "bytes", "truncated", "dropped", "drop_rate_limited", "drop_busy",
           "drop_tx_full", "refilled", "reserve_allocs", "latency_count", "latency_sum_ns",
           "latency_min_ns", "latency_avg_ns", "latency_p50_ns", "latency_p90_ns", "latency_p99_ns",
           "latency_p999_ns", "latency_max_ns"})
@@ -678,6 +680,7 @@ TEST_CASE("show log: summary, drops by reason, latency histogram", "[pmdctl]") {
           "send path    alloc-first\n"
           "rate limit   none\n"
           "sent         0 records, 0 datagrams, 0B\n"
+          "truncated    0 records cut to fit 8191 bytes\n"
           "dropped      0\n"
           "reserve      448/512 free\n"
           "pre-filled   60/64, refilled 0, inline refills 64, reserve allocs 0\n"
