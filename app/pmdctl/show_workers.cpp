@@ -97,6 +97,23 @@ std::string burst_sizes(const std::vector<Json>& workers, Shown& shown) {
     return "\nrx burst sizes (polls that returned packets):\n" + b.render();
 }
 
+// Whether each loop moves: a hung worker first, then the stalls counted.
+std::string loop_health(const std::vector<Json>& workers, Shown& shown) {
+    shown.insert({"stalls", "stall_tsc", "quiet_ns", "hung"});
+    std::string out;
+    for (const auto& w : workers) {
+        if (u64(w, "hung"))
+            out += "  " + worker_label(w) + ": HUNG: its loop has made no progress for " +
+                   unit_cell(w, field("quiet_ns")) + "\n";
+        if (u64(w, "stalls"))
+            out += "  " + worker_label(w) + ": " + unit_cell(w, field("stalls")) +
+                   " stall(s) longer than [control] stall_us, " + unit_cell(w, field("stall_tsc")) +
+                   " cycles in them\n";
+    }
+    if (out.empty()) return has(workers.front(), "hung") ? "\nloops: all moving, no stalls\n" : "";
+    return "\nloops:\n" + out;
+}
+
 }  // namespace
 
 std::string render_workers(const std::vector<Json>& workers) {
@@ -119,6 +136,7 @@ std::string render_workers(const std::vector<Json>& workers) {
         t.rows.push_back(std::move(row));
     }
     std::string out = t.render();
+    out += loop_health(workers, shown);
     if (has(workers.front(), "poll")) out += time_split(workers, shown);
     out += drop_reasons(workers, shown);
     out += burst_sizes(workers, shown);

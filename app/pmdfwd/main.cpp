@@ -25,6 +25,7 @@
 #include "netlog_sink.hpp"
 #include "plan.hpp"
 #include "system_check.hpp"
+#include "systemd_notify.hpp"
 #include "version.hpp"
 
 namespace {
@@ -143,14 +144,18 @@ void reopen_log(const pmdfwd::LogConfig& cfg) {
         spdlog::info("SIGHUP: log file '{}' reopened", cfg.file);
 }
 
-// Main lcore: sleeps between checks; the workers do the polling.
-void wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg) {
+// Main lcore: sleeps between checks; the workers do the polling. Returns
+// why it stopped.
+std::string wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg,
+                          pmdfwd::SystemdNotify& systemd) {
     using namespace std::chrono;
     auto next_stats = steady_clock::now() + seconds(cfg.control.stats_log_interval_s);
+    const long period_ms = long(app.housekeeping_period_ms());
     while (g_signal.load() == 0 && !app.stop_requested()) {
         if (g_reopen_log.exchange(false)) reopen_log(cfg.log);
-        sleep_ms(20);
+        sleep_ms(period_ms);
         app.housekeeping();
+        systemd.tick(app);
         if (cfg.control.stats_log_interval_s && steady_clock::now() >= next_stats) {
             spdlog::info("stats: {}", app.totals(pmdfwd::Since::clear).to_line());
             next_stats += seconds(cfg.control.stats_log_interval_s);
@@ -159,9 +164,10 @@ void wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg) {
     if (const int sig = g_signal.load()) {
         const char* abbrev = sigabbrev_np(sig);
         spdlog::info("signal {} (SIG{}) received, stopping", sig, abbrev ? abbrev : "?");
-    } else {
-        spdlog::info("shutdown requested over telemetry, stopping");
+        return std::string("SIG") + (abbrev ? abbrev : "?");
     }
+    spdlog::info("shutdown requested over telemetry, stopping");
+    return "shutdown over telemetry";
 }
 
 }  // namespace
@@ -257,7 +263,10 @@ int main(int argc, char** argv) {
             check_signal_handlers();
             spdlog::info("running: {} worker(s); pmdctl --file-prefix {} show workers",
                          plan.workers.size(), cfg.eal.file_prefix);
-            wait_for_stop(*app.value(), cfg);
+            pmdfwd::SystemdNotify systemd;
+            systemd.ready(*app.value());
+            const std::string why = wait_for_stop(*app.value(), cfg, systemd);
+            systemd.stopping(why);
             const auto report = app.value()->shutdown();
             rc = report.pools_full() ? 0 : kExitPoolsNotFull;
         }

@@ -257,6 +257,7 @@ Status Appliance::wire_workers() {
         if (wp.poll != PollMode::busy) w->idle_polls = cfg_.poll.idle_polls_for(wp.poll);
         w->max_sleep_us = cfg_.poll.max_sleep_us;
         w->latency = cfg_.forward.latency;
+        w->stall_cycles = uint64_t(cfg_.control.stall_us) * rte_get_tsc_hz() / 1000000;
         w->stop = &stop_workers_;
         workers_[wp.id].ctx = std::move(w);
     }
@@ -273,10 +274,23 @@ Status Appliance::launch_workers() {
                               rc);
         e.launched = true;
     }
+    std::vector<const WorkerContext*> contexts;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < workers_.size(); ++i) {
+        const WorkerIdentity who = identity(i);
+        contexts.push_back(workers_[i].ctx.get());
+        names.push_back("worker " + std::to_string(who.id) + " (lcore " +
+                        std::to_string(who.lcore) + ", " + who.rx_port + " rxq " +
+                        std::to_string(who.rx_queue) + ")");
+    }
+    stall_watch_ = std::make_unique<StallWatch>(
+        std::move(contexts), std::move(names),
+        uint64_t(cfg_.control.stall_us) * rte_get_tsc_hz() / 1000000, rte_get_tsc_hz());
     return Ok{};
 }
 
 void Appliance::housekeeping() {
+    if (stall_watch_) stall_watch_->sample();
     if (netlog_) netlog_->refill();
     watch_pools();
     // A link sample costs a few system calls per port (net_tap: an fdinfo

@@ -20,6 +20,7 @@
 #include "pool.hpp"
 #include "port.hpp"
 #include "recycle_mempool.hpp"
+#include "stall_watch.hpp"
 #include "stats_records.hpp"
 #include "telemetry_gate.hpp"
 #include "worker.hpp"
@@ -60,6 +61,14 @@ class Appliance final : public ControlTarget {
     // buffers, sample the links, and log (rate limited) any data pool that
     // ran dry.
     void housekeeping();
+    // How often housekeeping should run: often enough for the stall watch
+    // to see a stall of [control] stall_us in its phase.
+    uint64_t housekeeping_period_ms() const {
+        return stall_watch_ ? stall_watch_->period_ms() : 20;
+    }
+    // True when, at the last housekeeping, every worker's loop was making
+    // progress (what the systemd watchdog is fed on).
+    bool workers_progressing() const { return !stall_watch_ || stall_watch_->all_progressing(); }
     WorkerSnapshot worker_snapshot(size_t i, Since since = Since::clear) const;
     HistogramSnapshot residence_snapshot(size_t i, Since since = Since::clear) const;
     uint64_t worker_cpu_ns(size_t i) const;  // its thread's CPU time since start
@@ -145,6 +154,7 @@ class Appliance final : public ControlTarget {
     std::unique_ptr<NetlogChannel> netlog_;
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket
     std::unique_ptr<MetricsExporter> metrics_;       // null: no [control] metrics
+    std::unique_ptr<StallWatch> stall_watch_;        // once the workers run
     bool shut_down_ = false;
 
     alignas(64) std::atomic<bool> stop_workers_{false};

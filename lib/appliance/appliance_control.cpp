@@ -106,6 +106,10 @@ Record Appliance::worker(size_t i, Since since) const {
         r.set(kWorkerRecord.at("cpu_permille"),
               wall ? std::min<uint64_t>(1000, cpu * 1000 / wall) : 0);
     }
+    const uint64_t hz = rte_get_tsc_hz();
+    const uint64_t quiet = loop_quiet_cycles(workers_[i].ctx->beat, rte_rdtsc());
+    r.set(kWorkerRecord.at("quiet_ns"), uint64_t(double(quiet) * 1e9 / double(hz)));
+    r.set(kWorkerRecord.at("hung"), uint64_t(quiet >= StallWatch::kHungAfterMs * hz / 1000));
     if (plan_.recycles()) {
         std::lock_guard lock(baseline_mutex_);
         const RecycleCounts now = recycle_counts_of_worker(i);

@@ -141,7 +141,7 @@ struct ControlConfig {
     bool metrics_allow_remote = false;
     // A worker loop gap longer than this is a stall: counted, and logged at
     // most once a second; the systemd watchdog is not fed while one lasts.
-    uint32_t stall_us = 1000;
+    uint32_t stall_us = 10000;
 };
 
 struct LogConfig {

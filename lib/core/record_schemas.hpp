@@ -94,6 +94,12 @@ inline constexpr Field kWorkerFields[] = {
      "that CPU time over the wall time: the thread's real share of a core, entering and "
      "leaving sleeps included",
      "cpu%"},
+    {"quiet_ns", Unit::nanoseconds, Kind::gauge,
+     "how long its loop has gone without progress (the age of its heartbeat); 0 while it sleeps "
+     "by choice",
+     "quiet"},
+    {"hung", Unit::none, Kind::gauge,
+     "1 while its loop has made no progress for a second or more (not asleep by choice), else 0"},
 #define PMDFWD_WORKER_RECYCLE_FIELD(name, unit, rare, help) \
     Field{"recycle_" #name, Unit::unit, Kind::counter, help, #name, "recycle", {}, {}, rare},
     PMDFWD_RECYCLE_COUNTS(PMDFWD_WORKER_RECYCLE_FIELD)

@@ -49,7 +49,10 @@ class Counter {
     X(wakeups, events,                                                                           \
       "sleeps and interrupt waits that ended (an interrupt wait also ends every 50 ms)")         \
     X(full_bursts, polls,                                                                        \
-      "polls that returned a whole configured burst: the worker is behind when most do")
+      "polls that returned a whole configured burst: the worker is behind when most do")         \
+    X(stalls, events,                                                                            \
+      "loop gaps longer than [control] stall_us between two progress points, sleeps excluded")   \
+    X(stall_tsc, cycles, "TSC cycles spent in those gaps")
 
 constexpr size_t kWorkerCounterCount = 0
 #define PMDFWD_WORKER_COUNT_ONE(name, unit, help) +1

@@ -170,10 +170,13 @@ BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n) 
     else
         to_send = pass_through(w.tx_max_frame_bytes, pkts, n, out);
 
-    if (w.handoff_out)
+    if (w.handoff_out) {
+        enter_phase(w, LoopPhase::handoff);
         hand_off(w.handoff_out, pkts, to_send, out);
-    else
+    } else {
+        enter_phase(w, LoopPhase::tx);
         transmit(w.tx, w.tx_retries, pkts, to_send, out);
+    }
     return out;
 }
 

@@ -38,9 +38,22 @@ void account(PendingCounts& p, const BurstOutcome& out) {
     for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += out.drops[i];
 }
 
+// A progress point: the loop read the TSC (`now`) after `prev`. The gap
+// between two is a stall when it is longer than stall_us; the heartbeat
+// tells the main lcore the loop moves.
+inline void progress(const WorkerContext& w, PendingCounts& p, uint64_t prev, uint64_t now) {
+    if (unlikely(now - prev > w.stall_cycles)) {
+        p.stalls++;
+        p.stall_tsc += now - prev;
+        w.beat.last_stall.store(now - prev, std::memory_order_relaxed);
+    }
+    w.beat.tsc.store(now, std::memory_order_relaxed);
+}
+
 // One received burst: forward it and count it.
 template <ForwardMode kMode>
 void handle_burst(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts, uint16_t n) {
+    enter_phase(w, LoopPhase::forward);
     account(p, forward_burst<kMode>(w, pkts, n));
     p.rx_pkts += n;
     p.burst_hist[burst_bucket(n)]++;
@@ -52,6 +65,7 @@ template <ForwardMode kMode>
 uint64_t poll_spare_rx(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts) {
     uint64_t got = 0;
     for (uint16_t q = w.spare_rx_first; q < w.spare_rx_first + w.spare_rx_count; ++q) {
+        enter_phase(w, LoopPhase::rx);
         const uint16_t n = rte_eth_rx_burst(w.rx_port, q, pkts, w.burst);
         if (n == 0) continue;
         handle_burst<kMode>(w, p, pkts, n);
@@ -84,23 +98,28 @@ void poll_loop(WorkerContext& w) {
     unsigned busy_since_publish = 0;
     unsigned idle_since_publish = 0;
     uint64_t prev_tsc = rte_rdtsc();
+    w.beat.tsc.store(prev_tsc, std::memory_order_relaxed);
     while (!w.stop->load(std::memory_order_relaxed)) {
         // Bursts handed over by other workers go first: they have waited
         // longest. Any packet handled before the main rx_burst makes the poll
         // a busy one.
         uint64_t other_work = 0;
         if (w.handoff_in_count != 0) {
+            enter_phase(w, LoopPhase::handoff);
             const BurstOutcome in = transmit_handoffs(w, pkts);
             other_work = in.handoff_in;
             account(p, in);
         }
         uint64_t received = 0;
         if (unlikely(w.spare_rx_count != 0)) received = poll_spare_rx<kMode>(w, p, pkts);
+        enter_phase(w, LoopPhase::rx);
         const uint16_t n = rte_eth_rx_burst(w.rx_port, w.rx_queue, pkts, w.burst);
         received += n;
         if (received == 0 && other_work == 0) {
+            enter_phase(w, LoopPhase::idle);
             flush_deferred_frees(w);
             const uint64_t now = rte_rdtsc();
+            progress(w, p, prev_tsc, now);
             (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;
             prev_tsc = now;
             busy_since_tsc = 0;
@@ -126,11 +145,13 @@ void poll_loop(WorkerContext& w) {
         flush_deferred_frees(w);
         if constexpr (kLatency) {
             const uint64_t now = rte_rdtsc();
+            progress(w, p, prev_tsc, now);
             if (received) w.residence.record(now - prev_tsc, received);
             p.busy_tsc += now - prev_tsc;
             prev_tsc = now;
         } else if (++busy_since_tsc == kPublishEveryBursts) {
             const uint64_t now = rte_rdtsc();
+            progress(w, p, prev_tsc, now);
             p.busy_tsc += now - prev_tsc;
             prev_tsc = now;
             busy_since_tsc = 0;
@@ -168,6 +189,9 @@ int worker_main(void* arg) {
     w.thread = pthread_self();
     w.thread_known.store(true, std::memory_order_release);
     netlog_protect_this_thread();  // a crash report even from an overflowed stack
+#ifdef PMDFWD_TEST_HOOKS
+    load_test_stall(w);
+#endif
     if (w.mode == ForwardMode::l2)
         run<ForwardMode::l2>(w);
     else

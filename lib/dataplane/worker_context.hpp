@@ -16,6 +16,7 @@ struct rte_ring;
 #include "histogram.hpp"
 #include "l2_header.hpp"
 #include "link_state.hpp"
+#include "loop_phase.hpp"
 #include "recycle_mempool.hpp"
 #include "worker_stats.hpp"
 
@@ -37,6 +38,28 @@ struct TxTarget {
 struct HandoffIn {
     rte_ring* ring = nullptr;
     TxTarget to;
+};
+
+// The worker's sign of life, on a line of its own that only the worker
+// writes and the main lcore reads (StallWatch): the TSC at its loop's last
+// progress point (stored where the loop reads the TSC anyway) and the phase
+// it is in (a byte store at each change).
+struct alignas(64) Heartbeat {
+    std::atomic<uint64_t> tsc{0};
+    std::atomic<LoopPhase> phase{LoopPhase::idle};
+    // The length of the last stall the worker counted, in TSC cycles.
+    std::atomic<uint64_t> last_stall{0};
+};
+
+// A stall made on purpose, for the tests of the stall detector: compiled in
+// only with PMDFWD_TEST_HOOKS (test/pmdfwd_hooks), from the environment
+// (PMDFWD_TEST_STALL="worker:phase:after_ms:for_ms"). The fields exist in
+// every build so the layout is one; nothing reads them in a release build.
+struct TestStall {
+    unsigned worker = UINT32_MAX;  // no stall
+    LoopPhase phase = LoopPhase::forward;
+    uint64_t at_tsc = 0;      // not before
+    uint64_t for_cycles = 0;  // how long it spins
 };
 
 // Laid out by how often the loop reads a field, not by topic: everything a
@@ -66,7 +89,8 @@ struct alignas(64) WorkerContext {
     bool latency = true;  // keep the residence histogram
     ForwardMode mode = ForwardMode::patch;
     L2Header l2_header;
-    uint64_t idle_polls = UINT64_MAX;  // empty polls in a row before backing off (busy: never)
+    uint64_t idle_polls = UINT64_MAX;    // empty polls in a row before backing off (busy: never)
+    uint64_t stall_cycles = UINT64_MAX;  // [control] stall_us in TSC cycles
     // Read-only after launch; read at start, stop and in the idle back-off.
     PollMode poll = PollMode::busy;
     uint32_t max_sleep_us = 0;  // adaptive: longest single sleep
@@ -74,8 +98,11 @@ struct alignas(64) WorkerContext {
     unsigned lcore = 0;
     rte_mempool* pool = nullptr;  // its rx queue's pool
     bool pool_recycles = false;
+    mutable TestStall test_stall;  // test hook builds: the worker disarms it
 
-    // Written only by the worker.
+    // Written only by the worker (mutable: the loop's helpers take the
+    // context const, and mark their phase on it).
+    mutable Heartbeat beat;
     WorkerStats stats;
     // Its thread, once it runs, so the control plane can read the thread's
     // CPU time (the real cost of sleeping and waking).
@@ -91,6 +118,17 @@ struct alignas(64) WorkerContext {
     // pushed back to them at the end of every loop iteration.
     DeferFlush defer_flush[kMaxWorkers];
 };
+
+// Marks the phase the loop enters; in a build with test hooks, also where a
+// test's stall happens.
+void test_stall_point(const WorkerContext& w, LoopPhase p);
+void load_test_stall(WorkerContext& w);  // from PMDFWD_TEST_STALL, at the worker's start
+inline void enter_phase(const WorkerContext& w, LoopPhase p) {
+    w.beat.phase.store(p, std::memory_order_relaxed);
+#ifdef PMDFWD_TEST_HOOKS
+    test_stall_point(w, p);
+#endif
+}
 
 struct WorkerContextFree {
     void operator()(WorkerContext* w) const;

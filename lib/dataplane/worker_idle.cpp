@@ -124,8 +124,10 @@ uint64_t idle_back_off(WorkerContext& w, IdleState& s, WorkerSnapshot& pending, 
             return rte_rdtsc();  // the arming is idle time, not the next poll's
         }
         w.stats.publish_and_clear(pending);
+        enter_phase(w, LoopPhase::sleep);
         const int events = wait_interrupt(s.recheck ? kRecheckWaitMs : kInterruptWaitMs);
         const uint64_t after = rte_rdtsc();
+        w.beat.tsc.store(after, std::memory_order_relaxed);
         s.recheck = events > 0;  // cleared by idle_leave when the packet shows
         s.rearmed = false;
         pending.sleep_tsc += after - now;
@@ -139,7 +141,9 @@ uint64_t idle_back_off(WorkerContext& w, IdleState& s, WorkerSnapshot& pending, 
         return rte_rdtsc();
     }
     w.stats.publish_and_clear(pending);
+    enter_phase(w, LoopPhase::sleep);
     const uint64_t after = sleep_adaptive(w, s);
+    w.beat.tsc.store(after, std::memory_order_relaxed);
     pending.sleep_tsc += after - now;
     pending.wakeups++;
     return after;
