@@ -34,10 +34,11 @@ E2E_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # demo_config OUT PREFIX IF_L IF_R [SED-ARGS...]: config/demo.toml for one
 # test run: its own file prefix and tap interfaces (devices net_tap_<iface>),
-# then any further sed expressions.
+# no metrics endpoint, then any further sed expressions.
 demo_config() {
   local out=$1 prefix=$2 if_l=$3 if_r=$4; shift 4
-  sed -e "s/^file_prefix = .*/file_prefix = \"$prefix\"/" \
+  # No metrics endpoint: runs of the tests must not contend for its port.
+  sed -e "s/^file_prefix = .*/file_prefix = \"$prefix\"/" -e '/^metrics = /d' \
       -e "s/net_tap_demol,iface=pmd-demo-l/net_tap_$if_l,iface=$if_l/" \
       -e "s/net_tap_demor,iface=pmd-demo-r/net_tap_$if_r,iface=$if_r/" \
       "$@" "$E2E_ROOT/config/demo.toml" >"$out"
