@@ -135,6 +135,10 @@ struct ControlConfig {
     // and past max_clients the longest-idle one makes room for a newcomer.
     uint32_t telemetry_idle_s = 60;
     uint32_t telemetry_max_clients = 256;
+    // Serve rte_pdump, so that a stock dpdk-dumpcap (a secondary process)
+    // can capture from the ports: needs hugepages, kept linked in hugetlbfs.
+    bool capture = false;
+    SourceLoc capture_loc;
 };
 
 struct LogConfig {

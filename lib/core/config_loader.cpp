@@ -360,6 +360,8 @@ void read_control(TableReader& root, const toml::node& node, ControlConfig& cont
     r.integer("stats_log_interval_s", control.stats_log_interval_s, 0, 86400);
     r.integer("telemetry_idle_s", control.telemetry_idle_s, 1, 86400);
     r.integer("telemetry_max_clients", control.telemetry_max_clients, 2, 1024);
+    if (const auto* n = r.take("capture")) control.capture_loc = loc_of(*n);
+    r.boolean("capture", control.capture);
     r.finish();
 }
 

@@ -250,6 +250,17 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
                               device_key(cfg.ports[i].devargs) + "', as port '" +
                               cfg.ports[j].name + "' does; each device backs one port");
 
+    // dpdk-dumpcap is a DPDK secondary process: it maps pmdfwd's memory from
+    // the files EAL keeps in hugetlbfs, and --no-huge memory has none.
+    if (cfg.control.capture && !cfg.eal.hugepages)
+        return at(
+            cfg, cfg.control.capture_loc, "control.capture",
+            std::string("capture needs hugepages: dpdk-dumpcap attaches as a DPDK secondary "
+                        "process and maps pmdfwd's memory from hugetlbfs, which a run "
+                        "without hugepages does not have; set eal.hugepages = true") +
+                (cfg.eal.hugepages_loc.line ? "" : " (it is not set, and defaults to false)") +
+                ", or capture = false");
+
     if (cfg.netlog.enabled) {
         const PortConfig* nl = cfg.find_port(cfg.netlog.port);
         // The longest datagram: 1000 bytes of payload, UDP and IPv4 headers, DF set.
@@ -410,6 +421,13 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
                             cfg.netlog.dst_ip.to_string() + ":" +
                             std::to_string(cfg.netlog.dst_port) + " via '" + cfg.ports[p].name +
                             "' txq " + std::to_string(plan.ports[p].netlog_queue));
+    if (cfg.control.capture) {
+        std::string devices;
+        for (const auto& port : cfg.ports)
+            devices += (devices.empty() ? "" : ", ") + device_key(port.devargs);
+        lines.push_back("capture: dpdk-dumpcap --file-prefix " + cfg.eal.file_prefix +
+                        " -i <device> (" + devices + ")");
+    }
     for (const auto& w : plan.warnings) lines.push_back("warning: " + w);
     return lines;
 }
