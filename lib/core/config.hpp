@@ -33,6 +33,7 @@ struct EalConfig {
     SourceLoc lcores_loc;
     SourceLoc memory_mb_loc;
     SourceLoc hugepages_loc;
+    SourceLoc extra_args_loc;
 };
 
 // How the workers that send to a port share its TX queues.

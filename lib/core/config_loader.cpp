@@ -222,6 +222,7 @@ void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
             r.fail(*n, "file_prefix", "must be 1-32 characters of letters, digits, '_' or '-'");
     }
     if (const auto* n = r.take("extra_args")) {
+        eal.extra_args_loc = loc_of(*n);
         const auto* arr = n->as_array();
         if (!arr) r.fail(*n, "extra_args", "expected an array of strings");
         for (const auto& e : *arr) {

@@ -261,6 +261,18 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
                 (cfg.eal.hugepages_loc.line ? "" : " (it is not set, and defaults to false)") +
                 ", or capture = false");
 
+    // A driver library loaded with -d comes before EAL's plugins, and shifts
+    // the index of every mempool driver after it; dpdk-dumpcap loads only the
+    // plugins, and a pool records its driver as such an index.
+    if (cfg.control.capture)
+        for (const auto& arg : cfg.eal.extra_args)
+            if (arg.size() >= 2 && arg[0] == '-' && arg[1] == 'd')
+                return at(cfg, cfg.eal.extra_args_loc, "eal.extra_args",
+                          "'" + arg +
+                              "' loads a driver library that dpdk-dumpcap does not load, so "
+                              "their mempool drivers would differ and a capture's pool would run "
+                              "the wrong one here; remove it, or set control.capture = false");
+
     if (cfg.netlog.enabled) {
         const PortConfig* nl = cfg.find_port(cfg.netlog.port);
         // The longest datagram: 1000 bytes of payload, UDP and IPv4 headers, DF set.
