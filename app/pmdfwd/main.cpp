@@ -21,6 +21,7 @@
 #include "config_loader.hpp"
 #include "dpdk_log.hpp"
 #include "eal_args.hpp"
+#include "hugepage_files.hpp"
 #include "logging.hpp"
 #include "netlog_sink.hpp"
 #include "plan.hpp"
@@ -144,6 +145,16 @@ void reopen_log(const pmdfwd::LogConfig& cfg) {
         spdlog::info("SIGHUP: log file '{}' reopened", cfg.file);
 }
 
+// With capture, EAL keeps its hugepage files linked for secondary processes
+// and leaves them at exit, holding their pages: give them back, as
+// --huge-unlink would have. A capture still attached keeps its mappings.
+void remove_own_hugepage_files(const std::string& prefix) {
+    const auto removed = pmdfwd::remove_hugepage_files(prefix, pmdfwd::hugetlbfs_mounts());
+    if (removed.count)
+        spdlog::info("removed {} hugepage files ({} MiB) of file prefix '{}'", removed.count,
+                     removed.bytes >> 20, prefix);
+}
+
 // Main lcore: sleeps between checks; the workers do the polling. Returns
 // why it stopped.
 std::string wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg,
@@ -201,7 +212,8 @@ int main(int argc, char** argv) {
     }
     const auto& plan = std::get<pmdfwd::Plan>(planned);
     if (!skip_system_check) {
-        if (auto err = pmdfwd::check_against_system(cfg, pmdfwd::read_system_facts())) {
+        if (auto err =
+                pmdfwd::check_against_system(cfg, pmdfwd::read_system_facts(cfg.eal.file_prefix))) {
             std::fprintf(stderr, "pmdfwd: config error: %s\n", err->to_string().c_str());
             return kExitBadConfig;
         }
@@ -273,6 +285,7 @@ int main(int argc, char** argv) {
     }
     rte_eal_cleanup();
     pmdfwd::unroute_dpdk_log();
+    if (cfg.eal.hugepages && cfg.control.capture) remove_own_hugepage_files(cfg.eal.file_prefix);
     spdlog::info("pmdfwd stopped (exit {})", rc);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
+#include <rte_spinlock.h>
 
 #include <algorithm>
 #include <cstring>
@@ -349,7 +350,19 @@ const rte_mempool_ops kRecycleOps = {
     .dequeue_contig_blocks = nullptr,
 };
 
-RTE_MEMPOOL_REGISTER_OPS(kRecycleOps);
+// Registered on first use, once EAL has loaded its driver plugins, rather
+// than by a constructor: every index below ours then names the ops it names
+// in a DPDK secondary process (dpdk-dumpcap, which registers only the
+// plugins'), and a capture's pool, which our workers fill, carries its
+// process's index.
+int recycle_ops_index() {
+    static rte_spinlock_t lock = RTE_SPINLOCK_INITIALIZER;
+    static int index = -1;
+    rte_spinlock_lock(&lock);
+    if (index < 0) index = rte_mempool_register_ops(&kRecycleOps);
+    rte_spinlock_unlock(&lock);
+    return index;
+}
 
 RecycleCounts read_slot(const Slot& s) {
     RecycleCounts out;
@@ -378,7 +391,8 @@ Result<rte_mempool*> create_recycle_pktmbuf_pool(const char* name, uint32_t mbuf
     }
     // The params are read once, by recycle_alloc during the first populate.
     RecycleParams params{owner_lcore, color};
-    int rc = rte_mempool_set_ops_byname(mp, kRecycleOpsName, &params);
+    int rc = recycle_ops_index();
+    if (rc >= 0) rc = rte_mempool_set_ops_byname(mp, kRecycleOpsName, &params);
     if (rc == 0) {
         rte_pktmbuf_pool_init(mp, &priv);
         rc = rte_mempool_populate_default(mp);

@@ -10,6 +10,7 @@
 #include <rte_mempool.h>
 #include <spdlog/spdlog.h>
 
+#include "eal_args.hpp"
 #include "netlog_sink.hpp"
 #include "pmd_quirks.hpp"
 
@@ -63,6 +64,8 @@ Status Appliance::build(const std::string& pool_prefix) {
     if (auto st = create_handoff_rings(pool_prefix); !st) return st;
     if (auto st = wire_workers(); !st) return st;
     if (auto st = launch_workers(); !st) return st;
+    if (cfg_.control.capture)
+        if (auto st = open_capture(); !st) return st;
     control_attach(this);
     return Ok{};
 }
@@ -83,6 +86,20 @@ Status Appliance::open_telemetry_gate() {
         return gate.error();
     }
     telemetry_gate_ = std::move(gate.value());
+    return Ok{};
+}
+
+// Last, once every port and queue exists: a capture's request names a port
+// and takes all of its queues.
+Status Appliance::open_capture() {
+    auto server = CaptureServer::open();
+    if (!server) return server.error();
+    capture_ = std::move(server.value());
+    std::string devices;
+    for (const auto& port : cfg_.ports)
+        devices += (devices.empty() ? "'" : ", '") + device_key(port.devargs) + "'";
+    spdlog::info("capture: dpdk-dumpcap --file-prefix {} -i <device> captures from {}",
+                 cfg_.eal.file_prefix, devices);
     return Ok{};
 }
 
@@ -386,6 +403,10 @@ ShutdownReport Appliance::shutdown() {
         if (e.port) report.drained += e.port->stop_and_drain();
     if (report.drained)
         spdlog::info("freed {} mbufs left in rx queues and handoff rings at stop", report.drained);
+    // After the drain's last rx_burst: a capture still attached keeps its
+    // callbacks, and they would write the statistics this frees. Before the
+    // ports close, so no capture request reaches a closed port.
+    capture_.reset();
     ports_.clear();  // close devices: PMDs return the mbufs their rings hold
 
     for (const auto& e : pools_) {

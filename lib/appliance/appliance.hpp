@@ -10,6 +10,7 @@
 #include <mutex>
 #include <vector>
 
+#include "capture_server.hpp"
 #include "config.hpp"
 #include "control.hpp"
 #include "error.hpp"
@@ -138,6 +139,7 @@ class Appliance final : public ControlTarget {
     Status launch_workers();
     Status create_netlog(const std::string& pool_prefix);
     Status open_telemetry_gate();
+    Status open_capture();
     void watch_pools();
     bool one_pool_per_tx_queue(size_t port) const;
     WorkerIdentity identity(size_t i) const;
@@ -152,6 +154,7 @@ class Appliance final : public ControlTarget {
     std::vector<PortEntry> ports_;
     std::vector<WorkerEntry> workers_;
     std::unique_ptr<NetlogChannel> netlog_;
+    std::unique_ptr<CaptureServer> capture_;         // null: [control] capture = false
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket
     std::unique_ptr<MetricsExporter> metrics_;       // null: no [control] metrics
     std::unique_ptr<StallWatch> stall_watch_;        // once the workers run

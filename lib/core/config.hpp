@@ -33,6 +33,7 @@ struct EalConfig {
     SourceLoc lcores_loc;
     SourceLoc memory_mb_loc;
     SourceLoc hugepages_loc;
+    SourceLoc extra_args_loc;
 };
 
 // How the workers that send to a port share its TX queues.
@@ -142,6 +143,10 @@ struct ControlConfig {
     // A worker loop gap longer than this is a stall: counted, and logged at
     // most once a second; the systemd watchdog is not fed while one lasts.
     uint32_t stall_us = 10000;
+    // Serve rte_pdump, so that a stock dpdk-dumpcap (a secondary process)
+    // can capture from the ports: needs hugepages, kept linked in hugetlbfs.
+    bool capture = false;
+    SourceLoc capture_loc;
 };
 
 struct LogConfig {

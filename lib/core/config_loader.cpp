@@ -223,6 +223,7 @@ void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
             r.fail(*n, "file_prefix", "must be 1-32 characters of letters, digits, '_' or '-'");
     }
     if (const auto* n = r.take("extra_args")) {
+        eal.extra_args_loc = loc_of(*n);
         const auto* arr = n->as_array();
         if (!arr) r.fail(*n, "extra_args", "expected an array of strings");
         for (const auto& e : *arr) {
@@ -361,6 +362,8 @@ void read_control(TableReader& root, const toml::node& node, ControlConfig& cont
     r.integer("stats_log_interval_s", control.stats_log_interval_s, 0, 86400);
     r.integer("telemetry_idle_s", control.telemetry_idle_s, 1, 86400);
     r.integer("telemetry_max_clients", control.telemetry_max_clients, 2, 1024);
+    if (const auto* n = r.take("capture")) control.capture_loc = loc_of(*n);
+    r.boolean("capture", control.capture);
     r.integer("stall_us", control.stall_us, 10, 60 * 1000 * 1000);
     r.boolean("metrics_allow_remote", control.metrics_allow_remote);
     if (const toml::node* n = r.string("metrics", control.metrics)) {

@@ -118,9 +118,11 @@ std::vector<std::string> build_eal_args(const Config& cfg, const Plan& plan) {
                                   cfg.eal.file_prefix,
                                   "-m",
                                   std::to_string(cfg.eal.memory_mb)};
-    if (cfg.eal.hugepages)
-        a.push_back("--huge-unlink");
-    else
+    // A secondary process (dpdk-dumpcap) opens the hugepage files by name
+    // to map the same memory: they stay linked while capture is served.
+    if (cfg.eal.hugepages) {
+        if (!cfg.control.capture) a.push_back("--huge-unlink");
+    } else
         a.push_back("--no-huge");
     if (!cfg.control.telemetry) a.push_back("--no-telemetry");
     bool any_pci = false;

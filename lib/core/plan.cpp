@@ -250,6 +250,29 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
                               device_key(cfg.ports[i].devargs) + "', as port '" +
                               cfg.ports[j].name + "' does; each device backs one port");
 
+    // dpdk-dumpcap is a DPDK secondary process: it maps pmdfwd's memory from
+    // the files EAL keeps in hugetlbfs, and --no-huge memory has none.
+    if (cfg.control.capture && !cfg.eal.hugepages)
+        return at(
+            cfg, cfg.control.capture_loc, "control.capture",
+            std::string("capture needs hugepages: dpdk-dumpcap attaches as a DPDK secondary "
+                        "process and maps pmdfwd's memory from hugetlbfs, which a run "
+                        "without hugepages does not have; set eal.hugepages = true") +
+                (cfg.eal.hugepages_loc.line ? "" : " (it is not set, and defaults to false)") +
+                ", or capture = false");
+
+    // A driver library loaded with -d comes before EAL's plugins, and shifts
+    // the index of every mempool driver after it; dpdk-dumpcap loads only the
+    // plugins, and a pool records its driver as such an index.
+    if (cfg.control.capture)
+        for (const auto& arg : cfg.eal.extra_args)
+            if (arg.size() >= 2 && arg[0] == '-' && arg[1] == 'd')
+                return at(cfg, cfg.eal.extra_args_loc, "eal.extra_args",
+                          "'" + arg +
+                              "' loads a driver library that dpdk-dumpcap does not load, so "
+                              "their mempool drivers would differ and a capture's pool would run "
+                              "the wrong one here; remove it, or set control.capture = false");
+
     if (cfg.netlog.enabled) {
         const PortConfig* nl = cfg.find_port(cfg.netlog.port);
         // The longest datagram: 1000 bytes of payload, UDP and IPv4 headers, DF set.
@@ -410,6 +433,13 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
                             cfg.netlog.dst_ip.to_string() + ":" +
                             std::to_string(cfg.netlog.dst_port) + " via '" + cfg.ports[p].name +
                             "' txq " + std::to_string(plan.ports[p].netlog_queue));
+    if (cfg.control.capture) {
+        std::string devices;
+        for (const auto& port : cfg.ports)
+            devices += (devices.empty() ? "" : ", ") + device_key(port.devargs);
+        lines.push_back("capture: dpdk-dumpcap --file-prefix " + cfg.eal.file_prefix +
+                        " -i <device> (" + devices + ")");
+    }
     for (const auto& w : plan.warnings) lines.push_back("warning: " + w);
     return lines;
 }

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "file_check.hpp"
+#include "hugepage_files.hpp"
 #include "lcore_list.hpp"
 
 namespace pmdfwd {
@@ -121,10 +122,15 @@ std::optional<ConfigError> check_memory(const Config& cfg, const SystemFacts& fa
                            std::move(message)};
     };
     if (eal.hugepages) {
-        if (want > facts.free_hugepage_bytes)
+        const uint64_t free = facts.free_hugepage_bytes + facts.prefix_hugepage_bytes;
+        const std::string left =
+            facts.prefix_hugepage_bytes == 0
+                ? ""
+                : ", " + mib(facts.prefix_hugepage_bytes) + " of them in files an earlier run " +
+                      "of file prefix '" + eal.file_prefix + "' left, which start removes";
+        if (want > free)
             return error("memory_mb " + std::to_string(eal.memory_mb) +
-                         " does not fit in this machine's free hugepages (" +
-                         mib(facts.free_hugepage_bytes) +
+                         " does not fit in this machine's free hugepages (" + mib(free) + left +
                          "); reserve more (dpdk-hugepages.py --reserve) or lower memory_mb");
         return std::nullopt;
     }
@@ -137,8 +143,10 @@ std::optional<ConfigError> check_memory(const Config& cfg, const SystemFacts& fa
 
 }  // namespace
 
-SystemFacts read_system_facts() {
+SystemFacts read_system_facts(const std::string& file_prefix) {
     SystemFacts f;
+    if (!file_prefix.empty())
+        f.prefix_hugepage_bytes = find_hugepage_files(file_prefix, hugetlbfs_mounts()).bytes;
     f.cpus = available_cpus();
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0) f.memory_bytes = uint64_t(pages) * uint64_t(page);

@@ -23,9 +23,14 @@ struct SystemFacts {
     std::vector<unsigned> cpus;
     uint64_t memory_bytes = 0;         // physical memory; 0: unknown, not checked
     uint64_t free_hugepage_bytes = 0;  // free hugepages of every size
+    // Hugepage files an earlier run of this file prefix left in hugetlbfs
+    // (kept linked for capture; after a crash, or a DPDK exit, they stay):
+    // EAL removes them as it starts, so their pages count as free.
+    uint64_t prefix_hugepage_bytes = 0;
 };
 
-SystemFacts read_system_facts();
+// `file_prefix`: whose leftover hugepage files count as free ("": none).
+SystemFacts read_system_facts(const std::string& file_prefix = "");
 
 // The first thing in cfg this machine cannot do, located like any config
 // error. Reads the file system for the log file only.

@@ -2,7 +2,7 @@
 """Turn the per-run TSV written by scripts/bench into the result tables:
 per set-up and comparison, the median Mpps of each peer, the ratio of the
 medians against its target, and the spread of the per-pair ratios; for the
-handoff comparison, each pool model's median and the ratios between them.
+handoff and capture comparisons, each peer's median and the ratios between them.
 Exit status 0 when every comparison with a target meets it, 1 otherwise."""
 import csv
 import statistics
@@ -16,12 +16,32 @@ TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2
            # A change may not cost the fast path over 2% against the build before it.
            "base-patch": ("pmdfwd patch", "baseline patch", 0.98),
            "base-l2": ("pmdfwd l2", "baseline l2", 0.98)}
-# Handoff: the pool models, then the ratios printed (numerator, denominator).
-HANDOFF_PEERS = ["ho-recycle", "ho-shared", "ho-stock", "same-recycle"]
-HANDOFF_RATIOS = [("ho-recycle", "ho-shared"), ("ho-recycle", "ho-stock"),
-                  ("ho-shared", "same-recycle"), ("ho-recycle", "same-recycle")]
-# Targets: recycle >= 1.2 x shared, recycle >= 0.9 x the same-core ceiling.
-HANDOFF_TARGETS = {("ho-recycle", "ho-shared"): 1.2, ("ho-recycle", "same-recycle"): 0.9}
+# Comparisons of more than two peers: each peer's median, then the ratios
+# printed (numerator, denominator) and the targets among them.
+MULTI = {
+    "handoff": {
+        "title": "cross-core handoff",
+        "peers": ["ho-recycle", "ho-shared", "ho-stock", "same-recycle"],
+        "heads": ["recycle", "shared", "pw-stock", "same-core"],
+        "ratios": [("ho-recycle", "ho-shared"), ("ho-recycle", "ho-stock"),
+                   ("ho-shared", "same-recycle"), ("ho-recycle", "same-recycle")],
+        "ratio_heads": ["recycle/shared", "recycle/pw-stock", "shared/same", "recycle/same"],
+        # recycle >= 1.2 x shared, recycle >= 0.9 x the same-core ceiling.
+        "targets": {("ho-recycle", "ho-shared"): 1.2, ("ho-recycle", "same-recycle"): 0.9},
+        "note": "targets: recycle/shared >= 1.2, recycle/same >= 0.9 (in that order)",
+    },
+    "capture": {
+        "title": "packet capture ([control] capture, dpdk-dumpcap)",
+        "peers": ["cap-off", "cap-on", "cap-filter", "cap-all"],
+        "heads": ["off", "on, idle", "dumpcap -f", "dumpcap all"],
+        "ratios": [("cap-on", "cap-off"), ("cap-filter", "cap-off"), ("cap-all", "cap-off")],
+        "ratio_heads": ["idle/off", "filter/off", "all/off"],
+        # Serving captures must cost nothing while none is attached.
+        "targets": {("cap-on", "cap-off"): 0.98},
+        "note": "target: idle/off >= 0.98; a capture attached has no target (its cost is "
+                "the measurement)",
+    },
+}
 
 
 def table(head, lines):
@@ -33,28 +53,30 @@ def table(head, lines):
         print(fmt(ln))
 
 
-def handoff_table(groups):
-    """Prints the handoff table; returns False when a target is missed."""
+def multi_table(groups, comp):
+    """Prints the table of a MULTI comparison; returns False when a target is missed."""
+    spec = MULTI[comp]
+    peers = spec["peers"]
     lines, met = [], True
-    for (setup, comp), rs in groups.items():
-        if comp != "handoff":
+    for (setup, c), rs in groups.items():
+        if c != comp:
             continue
         by_peer = {}
         for r in rs:
             by_peer.setdefault(r["peer"], {})[int(r["pair"])] = float(r["mpps"])
-        if not all(p in by_peer for p in HANDOFF_PEERS):
+        if not all(p in by_peer for p in peers):
             continue
-        rounds = sorted(set.intersection(*(set(by_peer[p]) for p in HANDOFF_PEERS)))
+        rounds = sorted(set.intersection(*(set(by_peer[p]) for p in peers)))
         if not rounds:
             continue
-        med = {p: statistics.median(by_peer[p][i] for i in rounds) for p in HANDOFF_PEERS}
-        row = [setup, str(len(rounds))] + [f"{med[p]:.2f}" for p in HANDOFF_PEERS]
+        med = {p: statistics.median(by_peer[p][i] for i in rounds) for p in peers}
+        row = [setup, str(len(rounds))] + [f"{med[p]:.2f}" for p in peers]
         verdicts = []
-        for num, den in HANDOFF_RATIOS:
+        for num, den in spec["ratios"]:
             per = [by_peer[num][i] / by_peer[den][i] for i in rounds]
             ratio = med[num] / med[den]
             row.append(f"{ratio:.3f} ({min(per):.2f}-{max(per):.2f})")
-            target = HANDOFF_TARGETS.get((num, den))
+            target = spec["targets"].get((num, den))
             if target is not None:
                 verdicts.append("PASS" if ratio >= target else "MISS")
                 met &= ratio >= target
@@ -63,11 +85,9 @@ def handoff_table(groups):
     if not lines:
         return met
     print()
-    print("cross-core handoff (Mpps medians; ratios of medians, per-round range in brackets)")
-    table(["setup", "rounds", "recycle", "shared", "pw-stock", "same-core",
-           "recycle/shared", "recycle/pw-stock", "shared/same", "recycle/same",
-           "targets"], lines)
-    print("targets: recycle/shared >= 1.2, recycle/same >= 0.9 (in that order)")
+    print(f"{spec['title']} (Mpps medians; ratios of medians, per-round range in brackets)")
+    table(["setup", "rounds"] + spec["heads"] + spec["ratio_heads"] + ["targets"], lines)
+    print(spec["note"])
     return met
 
 
@@ -111,7 +131,8 @@ def main() -> int:
               "B median;\npair ratios: range of A/B within each pair; A/cpu, B/cpu: median Mpps "
               "per CPU-second the\nforwarding thread actually ran (equal to Mpps when it had the "
               "CPU to itself).")
-    all_met &= handoff_table(groups)
+    for comp in MULTI:
+        all_met &= multi_table(groups, comp)
     disturbed = [r for r in rows if float(r["cpu_share"]) < float(r["min_share"])]
     if disturbed:
         print(f"note: {len(disturbed)} kept run(s) had their forwarding thread on the CPU for "

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "mempool_color.hpp"
+#include "ops_order.hpp"
 #include "pool.hpp"
 #include "recycle_mempool.hpp"
 
@@ -155,4 +156,22 @@ TEST_CASE("colour sizing: whole pages, room for the last page's colour", "[pool]
     size_t dflt_chunk = 0, dflt_align = 0;
     CHECK(calc_mem_size_for(mp, false, 28, 12, &min_chunk, &align) ==
           rte_mempool_op_calc_mem_size_default(mp, 28, 12, &dflt_chunk, &dflt_align));
+}
+
+TEST_CASE("mempool ops: pmdfwd's own come after every driver's, as a secondary's table has them",
+          "[pool][color]") {
+    auto recycle =
+        Pool::create_recycle("t_order_r", 1024, 0, 2176, SOCKET_ID_ANY, rte_get_main_lcore(), true);
+    REQUIRE(recycle);
+    auto stock = Pool::create("t_order_s", 1024, 0, 2176, SOCKET_ID_ANY, true);
+    REQUIRE(stock);
+    unsigned own = 0;
+    for (unsigned k = 0; k < rte_mempool_ops_table.num_ops; ++k)
+        own += is_pmdfwd_mempool_ops(rte_mempool_ops_table.ops[k].name) ? 1 : 0;
+    CHECK(own >= 2);
+    CHECK(mempool_ops_order_problem().empty());
+    CHECK(is_pmdfwd_mempool_ops("pmdfwd_recycle"));
+    CHECK(is_pmdfwd_mempool_ops("ring_mp_mc_colored"));
+    CHECK_FALSE(is_pmdfwd_mempool_ops("ring_mp_mc"));
+    CHECK_FALSE(is_pmdfwd_mempool_ops("_colored"));
 }

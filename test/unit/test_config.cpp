@@ -125,6 +125,7 @@ TEST_CASE("config: a minimal config gets every default", "[config]") {
     CHECK(cfg.pool.color);
     CHECK(cfg.control.telemetry);
     CHECK(cfg.control.stats_log_interval_s == 0);
+    CHECK_FALSE(cfg.control.capture);
     CHECK(cfg.log.level == "info");
     CHECK(cfg.log.file.empty());
 }
@@ -167,6 +168,7 @@ color = false
 [control]
 telemetry = false
 stats_log_interval_s = 10
+capture = true
 metrics = "10.1.2.3:9100"
 metrics_allow_remote = true
 stall_us = 250
@@ -213,6 +215,9 @@ file = "/var/log/pmdfwd.log"
     CHECK(cfg.pool.loc.line == 29);
     CHECK_FALSE(cfg.control.telemetry);
     CHECK(cfg.control.stats_log_interval_s == 10);
+    CHECK(cfg.control.capture);
+    CHECK(cfg.control.capture_loc.line == 38);
+    CHECK(cfg.control.capture_loc.column == 11);
     CHECK(cfg.control.metrics == "10.1.2.3:9100");
     CHECK(cfg.control.metrics_allow_remote);
     CHECK(cfg.control.stall_us == 250);

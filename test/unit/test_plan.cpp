@@ -7,12 +7,14 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "config_loader.hpp"
 #include "eal_args.hpp"
 #include "file_check.hpp"
+#include "hugepage_files.hpp"
 #include "lcore_list.hpp"
 #include "plan.hpp"
 #include "system_check.hpp"
@@ -124,6 +126,23 @@ TEST_CASE("plan: main lcore is the first listed; spare lcores are reported", "[p
     CHECK(plan.workers[1].lcore == 2);
     CHECK(plan.unused_lcores == std::vector<unsigned>{8, 9});
     CHECK(render_plan(cfg, plan).back() == "unused lcores: 8 9");
+}
+
+TEST_CASE("plan: capture needs hugepages, and the plan names dumpcap's devices", "[plan]") {
+    Config cfg = cross();
+    cfg.control.capture = true;
+    cfg.control.capture_loc = {16, 11};
+    CHECK_THAT(refusal(cfg), Catch::StartsWith("plan.toml:16:11 control.capture: capture needs "
+                                               "hugepages") &&
+                                 Catch::Contains("(it is not set, and defaults to false)"));
+    cfg.eal.hugepages = true;
+    cfg.eal.hugepages_loc = {3, 13};
+    cfg.ports[1].devargs = "01:00.1,rxq=2";
+    const Plan plan = plan_ok(cfg);
+    CHECK(render_plan(cfg, plan).back() ==
+          "capture: dpdk-dumpcap --file-prefix pmdfwd -i <device> (net_null_p0, 0000:01:00.1)");
+    cfg.eal.hugepages = false;
+    CHECK_THAT(refusal(cfg), Catch::EndsWith("set eal.hugepages = true, or capture = false"));
 }
 
 TEST_CASE("plan: a polled port without a pair drops, with a warning", "[plan]") {
@@ -622,6 +641,54 @@ TEST_CASE("system: the log file is a regular file or a character device in a dir
     auto fd = open_log_file_nonblocking(dir.path + "/new.log");
     REQUIRE(fd);
     ::close(fd.value());
+}
+
+TEST_CASE("system: hugepage files an earlier run of the prefix left count as free",
+          "[plan][system]") {
+    Config cfg = cross("0@0,1@0,2@1");
+    cfg.eal.memory_mb = 1024;
+    cfg.eal.memory_mb_loc = {3, 13};
+    cfg.eal.hugepages = true;
+    SystemFacts huge = two_cpus();
+    huge.free_hugepage_bytes = uint64_t(512) << 20;
+    huge.prefix_hugepage_bytes = uint64_t(256) << 20;
+    CHECK(system_refusal(cfg, huge) ==
+          "plan.toml:3:13 eal.memory_mb: memory_mb 1024 does not fit in this machine's free "
+          "hugepages (768 MiB, 256 MiB of them in files an earlier run of file prefix 'pmdfwd' "
+          "left, which start removes); reserve more (dpdk-hugepages.py --reserve) or lower "
+          "memory_mb");
+    huge.prefix_hugepage_bytes = uint64_t(512) << 20;
+    CHECK_FALSE(check_against_system(cfg, huge));
+}
+
+TEST_CASE("hugepage files: only a prefix's own <prefix>map_<n> files are found and removed",
+          "[plan][system]") {
+    CHECK(is_hugepage_file_of("pmdfwdmap_0", "pmdfwd"));
+    CHECK(is_hugepage_file_of("pmdfwdmap_123456", "pmdfwd"));
+    for (const char* other : {"pmdfwd-demomap_0", "pmdfwdmap_1map_0", "pmdfwdmap_", "pmdfwdmap",
+                              "pmdfwdmap_1x", "xpmdfwdmap_0", "pmdfwd", "map_0"}) {
+        INFO(other);
+        CHECK_FALSE(is_hugepage_file_of(other, "pmdfwd"));
+    }
+    TempDir a, b;
+    const auto write = [](const std::string& path, size_t bytes) {
+        std::ofstream(path) << std::string(bytes, 'x');
+    };
+    write(a.path + "/pmdfwdmap_0", 100);
+    write(a.path + "/pmdfwdmap_1", 100);
+    write(b.path + "/pmdfwdmap_7", 50);
+    write(b.path + "/pmdfwd-demomap_0", 1000);
+    write(b.path + "/rtemap_0", 1000);
+    const std::vector<std::string> dirs = {a.path, b.path, a.path + "/no-such-dir"};
+    const HugepageFiles found = find_hugepage_files("pmdfwd", dirs);
+    CHECK(found.count == 3);
+    CHECK(found.bytes == 250);
+    const HugepageFiles removed = remove_hugepage_files("pmdfwd", dirs);
+    CHECK(removed.count == 3);
+    CHECK(removed.bytes == 250);
+    CHECK(find_hugepage_files("pmdfwd", dirs).count == 0);
+    CHECK(std::filesystem::exists(b.path + "/pmdfwd-demomap_0"));
+    CHECK(std::filesystem::exists(b.path + "/rtemap_0"));
 }
 
 TEST_CASE("system: the facts read from this machine are plausible", "[plan][system]") {

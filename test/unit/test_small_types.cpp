@@ -1,5 +1,6 @@
 // The small pure pieces: MAC text, burst buckets, the worker counter block
 // and its seqlock snapshot, the EAL argv, PMD quirks, and records.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <type_traits>
@@ -191,6 +192,13 @@ TEST_CASE("eal args: built from config and plan", "[small][eal_args]") {
               "pmdfwd", "--lcores", "0@0,1@0,2@1", "--main-lcore", "5", "--file-prefix", "pf", "-m",
               "256", "--huge-unlink", "--no-telemetry", "--vdev", "net_null0", "-a",
               "0000:03:00.1,txq_inline=128", "--log-level", "pmd.net.*:debug"});
+
+    // A capture's secondary process opens the hugepage files by name.
+    cfg.control.capture = true;
+    const auto args = build_eal_args(cfg, plan);
+    CHECK(std::find(args.begin(), args.end(), "--huge-unlink") == args.end());
+    CHECK(std::find(args.begin(), args.end(), "--no-huge") == args.end());
+    CHECK(args.size() == 16);
 }
 
 TEST_CASE("eal args: PCI addresses and device names", "[small][eal_args]") {
