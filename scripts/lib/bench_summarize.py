@@ -13,6 +13,8 @@ TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2
            "latency": ("latency on", "latency off", 0.98),
            # Cache-coloured pools ([pool] color) must never cost anything.
            "color": ("colour on", "colour off", 0.98),
+           # A Prometheus scrape runs on the main lcore's CPU, never a worker's.
+           "metrics": ("scraped 10/s", "no endpoint", 0.98),
            # A change may not cost the fast path over 2% against the build before it.
            "base-patch": ("pmdfwd patch", "baseline patch", 0.98),
            "base-l2": ("pmdfwd l2", "baseline l2", 0.98)}

@@ -112,6 +112,8 @@ check "the withheld pings are logged" grep -q "pings withheld while a worker's l
 rc=0
 stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
 PMDFWD_PID=
+sleep 0.5  # the receiver writes what it got
+kill -TERM "$RECV_PID" 2>/dev/null; wait "$RECV_PID" 2>/dev/null; RECV_PID=
 check "stops with exit 0" test "$rc" = 0
 check "STOPPING=1 sent" grep -q "STOPPING=1|STATUS=stopping: SIGTERM" "$WORK/notify.log"
 check "pools full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
