@@ -3,11 +3,10 @@
 // the command they name, options included; a missing or unknown word is a
 // usage error. No socket.
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "commands.hpp"
+#include "source_file.hpp"
 
 using namespace pmdctl;
 
@@ -30,12 +29,7 @@ struct Parsed {
     }
 };
 
-std::string docs() {
-    std::ifstream in(std::string(PMDFWD_SOURCE_ROOT) + "/docs/cli.md");
-    std::stringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
+std::string docs() { return read_source_file("docs/cli.md"); }
 
 }  // namespace
 

@@ -3,13 +3,12 @@
 // units, kinds and help), and every field shown by the pmdctl command that
 // renders its record. No EAL.
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "record_schemas.hpp"
 #include "renderers.hpp"
+#include "source_file.hpp"
 
 using namespace pmdfwd;
 using pmdctl::Json;
@@ -78,11 +77,7 @@ TEST_CASE("field tables: keys unique on the wire, every field explained", "[fiel
 
 TEST_CASE("docs/cli.md carries every record's field table as the tables declare it",
           "[fields][docs]") {
-    std::ifstream in(std::string(PMDFWD_SOURCE_ROOT) + "/docs/cli.md");
-    REQUIRE(in);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    const std::string docs = buf.str();
+    const std::string docs = read_source_file("docs/cli.md");
     const size_t section = docs.find("\n## Record fields\n");
     REQUIRE(section != std::string::npos);
     const size_t end = docs.find("\n## ", section + 1);

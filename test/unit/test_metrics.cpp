@@ -5,7 +5,6 @@
 #include <prometheus/text_serializer.h>
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -13,6 +12,7 @@
 #include "metric_families.hpp"
 #include "metric_names.hpp"
 #include "record_schemas.hpp"
+#include "source_file.hpp"
 #include "stats_records.hpp"
 
 using namespace pmdfwd;
@@ -183,11 +183,7 @@ TEST_CASE("metrics: a record's fields become samples with its labels; unset fiel
 
 TEST_CASE("docs/operations.md carries the metrics reference as the tables make it",
           "[metrics][docs]") {
-    std::ifstream in(std::string(PMDFWD_SOURCE_ROOT) + "/docs/operations.md");
-    REQUIRE(in);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    const std::string docs = buf.str();
+    const std::string docs = read_source_file("docs/operations.md");
     std::istringstream want(metrics_markdown());
     for (std::string line; std::getline(want, line);) {
         if (line.empty()) continue;
