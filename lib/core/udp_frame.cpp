@@ -56,10 +56,6 @@ std::string Ipv4Addr::to_string() const {
            std::to_string(host_order >> 8 & 255) + "." + std::to_string(host_order & 255);
 }
 
-uint16_t ipv4_header_checksum(const uint8_t* header, size_t len) {
-    return fold(sum16(header, len));
-}
-
 UdpFrameTemplate::UdpFrameTemplate(const UdpEndpoints& ep) {
     uint8_t* b = bytes_.data();
     std::memcpy(b, ep.dst_mac.bytes.data(), 6);

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "ip_checksum.hpp"
 #include "mac_addr.hpp"
 
 namespace pmdfwd {
@@ -43,8 +44,5 @@ class UdpFrameTemplate {
     std::array<uint8_t, kUdpFrameHeaderLen> bytes_{};
     uint32_t partial_sum_ = 0;  // one's-complement sum of the header with length and id 0
 };
-
-// RFC 1071 checksum of an IPv4 header (for tests and the template).
-uint16_t ipv4_header_checksum(const uint8_t* header, size_t len);
 
 }  // namespace pmdfwd

@@ -1,0 +1,179 @@
+// The IPv4 header checksum, and the incremental update of a TTL decrement
+// held against a full recompute, the one's-complement zeroes included.
+#include <array>
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "ip_checksum.hpp"
+
+using namespace pmdfwd;
+
+namespace {
+
+uint16_t stored_checksum(const uint8_t* h) { return uint16_t(h[10] << 8 | h[11]); }
+
+// A valid header of ihl words, every other byte random: options included.
+std::vector<uint8_t> random_header(std::mt19937& rng, unsigned ihl, uint8_t ttl) {
+    std::vector<uint8_t> h(ihl * 4);
+    for (auto& b : h) b = uint8_t(rng());
+    h[0] = uint8_t(0x40 | ihl);
+    h[8] = ttl;
+    ipv4_store_checksum(h.data(), h.size());
+    return h;
+}
+
+// What a router without the incremental update would store.
+std::vector<uint8_t> recomputed(std::vector<uint8_t> h) {
+    h[8] = uint8_t(h[8] - 1);
+    ipv4_store_checksum(h.data(), h.size());
+    return h;
+}
+
+// RFC 1141's HC' = HC + m + ~m', which RFC 1624 replaced: one's-complement
+// addition of words that are not all zero never gives 0x0000.
+uint16_t rfc1141_update(const uint8_t* h) {
+    const auto m = uint32_t(h[8] << 8 | h[9]);
+    const auto m_new = uint32_t((h[8] - 1) << 8 | h[9]);
+    uint32_t sum = stored_checksum(h) + m + (~m_new & 0xffff);
+    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+    return uint16_t(sum);
+}
+
+// Sets the identification so that the checksum after a decrement is target.
+bool steer_to(std::vector<uint8_t>& h, uint16_t target) {
+    for (uint32_t id = 0; id <= 0xffff; ++id) {
+        h[4] = uint8_t(id >> 8);
+        h[5] = uint8_t(id);
+        ipv4_store_checksum(h.data(), h.size());
+        if (stored_checksum(recomputed(h).data()) == target) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("ip checksum: a known header sums to its checksum and then to zero", "[l3][checksum]") {
+    // The textbook header: 192.168.0.1 -> 192.168.0.199, UDP, checksum 0xb861.
+    std::array<uint8_t, 20> h = {0x45, 0x00, 0x00, 0x73, 0x00, 0x00, 0x40, 0x00, 0x40, 0x11,
+                                 0xb8, 0x61, 0xc0, 0xa8, 0x00, 0x01, 0xc0, 0xa8, 0x00, 0xc7};
+    CHECK(ipv4_header_checksum(h.data(), h.size()) == 0);
+    h[10] = h[11] = 0;
+    CHECK(ipv4_header_checksum(h.data(), h.size()) == 0xb861);
+    h[10] = 0x12;  // whatever was there is replaced
+    ipv4_store_checksum(h.data(), h.size());
+    CHECK(stored_checksum(h.data()) == 0xb861);
+
+    decrement_ttl(h.data());
+    CHECK(h[8] == 0x3f);
+    CHECK(stored_checksum(h.data()) == 0xb961);
+    CHECK(ipv4_header_checksum(h.data(), h.size()) == 0);
+}
+
+TEST_CASE("ip checksum: decrement_ttl matches a full recompute over 100000 random headers",
+          "[l3][checksum]") {
+    std::mt19937 rng(20240611);
+    size_t mismatches = 0, checked = 0;
+    for (int i = 0; i < 100000; ++i) {
+        const unsigned ihl = 5 + rng() % 11;
+        const auto ttl = uint8_t(2 + rng() % 254);
+        const auto h = random_header(rng, ihl, ttl);
+        auto incremental = h;
+        decrement_ttl(incremental.data());
+        const auto full = recomputed(h);
+        ++checked;
+        if (incremental != full && mismatches++ == 0)
+            FAIL_CHECK("ihl " << ihl << " ttl " << int(ttl) << ": checksum "
+                              << stored_checksum(incremental.data()) << ", recomputed "
+                              << stored_checksum(full.data()));
+    }
+    CHECK(checked == 100000);
+    CHECK(mismatches == 0);
+}
+
+TEST_CASE("ip checksum: decrement_ttl touches only the TTL and the checksum", "[l3][checksum]") {
+    std::mt19937 rng(7);
+    const auto h = random_header(rng, 15, 200);
+    auto after = h;
+    decrement_ttl(after.data());
+    for (size_t i = 0; i < h.size(); ++i)
+        if (i != 8 && i != 10 && i != 11) CHECK(after[i] == h[i]);
+    CHECK(after[8] == 199);
+    decrement_ttl(after.data());  // twice in a row stays valid
+    CHECK(after[8] == 198);
+    CHECK(ipv4_header_checksum(after.data(), after.size()) == 0);
+}
+
+namespace {
+
+// Sets the identification so that the header's own checksum is 0x0000.
+bool steer_before(std::vector<uint8_t>& h) {
+    for (uint32_t id = 0; id <= 0xffff; ++id) {
+        h[4] = uint8_t(id >> 8);
+        h[5] = uint8_t(id);
+        ipv4_store_checksum(h.data(), h.size());
+        if (stored_checksum(h.data()) == 0x0000) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("ip checksum: a checksum that becomes 0x0000 stays 0x0000, never 0xffff",
+          "[l3][checksum]") {
+    std::mt19937 rng(1624);
+    for (unsigned ihl = 5; ihl <= 15; ++ihl) {
+        auto h = random_header(rng, ihl, uint8_t(2 + rng() % 254));
+        REQUIRE(steer_to(h, 0x0000));
+        auto incremental = h;
+        decrement_ttl(incremental.data());
+        CHECK(stored_checksum(incremental.data()) == 0x0000);
+        CHECK(incremental == recomputed(h));
+        CHECK(rfc1141_update(h.data()) == 0xffff);  // the case RFC 1624 is about
+    }
+}
+
+TEST_CASE("ip checksum: a checksum of 0x0000, or of 0xffff in its place, updates right",
+          "[l3][checksum]") {
+    std::mt19937 rng(1071);
+    for (unsigned ihl = 5; ihl <= 15; ++ihl) {
+        auto h = random_header(rng, ihl, uint8_t(2 + rng() % 254));
+        REQUIRE(steer_before(h));
+        auto incremental = h;
+        decrement_ttl(incremental.data());
+        CHECK(incremental == recomputed(h));
+
+        // The other zero: the header still verifies, and the update comes
+        // out where the recompute does.
+        h[10] = h[11] = 0xff;
+        CHECK(ipv4_header_checksum(h.data(), h.size()) == 0);
+        incremental = h;
+        decrement_ttl(incremental.data());
+        CHECK(incremental == recomputed(h));
+    }
+}
+
+TEST_CASE("ip checksum: 0xfeff is the one checksum a decrement takes to 0x0000", "[l3][checksum]") {
+    // ~m + m' is 0xfeff whatever the protocol byte, so the sum ~HC + 0xfeff
+    // reaches -0 (0xffff) only from ~HC = 0x0100.
+    std::mt19937 rng(3);
+    auto h = random_header(rng, 5, 64);
+    REQUIRE(steer_to(h, 0x0000));
+    CHECK(stored_checksum(h.data()) == 0xfeff);
+    decrement_ttl(h.data());
+    CHECK(stored_checksum(h.data()) == 0x0000);
+    CHECK(ipv4_header_checksum(h.data(), h.size()) == 0);
+}
+
+TEST_CASE("ip checksum: decrement_hop_limit changes only the hop limit", "[l3][checksum]") {
+    std::array<uint8_t, 40> h{};
+    for (size_t i = 0; i < h.size(); ++i) h[i] = uint8_t(i * 7);
+    h[0] = 0x60;
+    h[7] = 64;
+    const auto before = h;
+    decrement_hop_limit(h.data());
+    CHECK(h[7] == 63);
+    h[7] = 64;
+    CHECK(h == before);
+}
