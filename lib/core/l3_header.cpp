@@ -1,0 +1,118 @@
+// Classifying a frame for routing (see l3_header.hpp). Pure; per packet.
+#include "l3_header.hpp"
+
+#include "ip_checksum.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+constexpr size_t kEthLen = 14, kVlanLen = 4;
+constexpr size_t kIpv4MinLen = 20, kIpv6Len = 40;
+constexpr uint8_t kIcmpv6 = 58;
+// Router solicitation .. redirect (RFC 4861): the neighbour's business is
+// the control path's, and forwarding them would be wrong (hop limit 255).
+constexpr uint8_t kNdFirstType = 133, kNdLastType = 137;
+
+uint16_t get16(const uint8_t* p) { return uint16_t(p[0] << 8 | p[1]); }
+
+L3Header bad(L3Header h, L3BadHeader why) {
+    h.verdict = L3Verdict::bad_header;
+    h.bad = why;
+    return h;
+}
+
+L3Header parse_ipv4(L3Header h, const uint8_t* ip, size_t in_segment, size_t carried,
+                    bool checksum_verified) {
+    if (in_segment < kIpv4MinLen) return bad(h, L3BadHeader::runt);
+    if (ip[0] >> 4 != 4) return bad(h, L3BadHeader::bad_version);
+    const size_t header_len = size_t(ip[0] & 0x0f) * 4;
+    if (header_len < kIpv4MinLen) return bad(h, L3BadHeader::bad_ihl);
+    if (header_len > in_segment) return bad(h, L3BadHeader::runt);
+    h.l3_header_len = uint16_t(header_len);
+    // Shorter than the frame is Ethernet padding; longer is a lie.
+    const size_t total_len = get16(ip + 2);
+    if (total_len < header_len || total_len > carried) return bad(h, L3BadHeader::bad_length);
+    if (!checksum_verified && ipv4_header_checksum(ip, header_len) != 0)
+        return bad(h, L3BadHeader::bad_checksum);
+    // Fragments go on as they are: a router does not reassemble.
+    h.verdict = ip[8] <= 1 ? L3Verdict::ttl_expired : L3Verdict::forward_v4;
+    return h;
+}
+
+L3Header parse_ipv6(L3Header h, const uint8_t* ip, size_t in_segment, size_t carried) {
+    if (in_segment < kIpv6Len) return bad(h, L3BadHeader::runt);
+    if (ip[0] >> 4 != 6) return bad(h, L3BadHeader::bad_version);
+    h.l3_header_len = uint16_t(kIpv6Len);
+    const size_t payload_len = get16(ip + 4);
+    if (kIpv6Len + payload_len > carried) return bad(h, L3BadHeader::bad_length);
+    // ND is looked for only right behind the fixed header, where hosts send
+    // it; one behind extension headers is left to the route lookup (its
+    // destination is link-local, multicast or our own).
+    if (ip[6] == kIcmpv6 && payload_len > 0) {
+        if (in_segment <= kIpv6Len) return bad(h, L3BadHeader::runt);
+        const uint8_t type = ip[kIpv6Len];
+        if (type >= kNdFirstType && type <= kNdLastType) {
+            h.verdict = L3Verdict::control;
+            return h;
+        }
+    }
+    h.verdict = ip[7] <= 1 ? L3Verdict::ttl_expired : L3Verdict::forward_v6;
+    return h;
+}
+
+}  // namespace
+
+const char* l3_verdict_name(L3Verdict verdict) {
+    switch (verdict) {
+#define PMDFWD_L3_NAME(name, help) \
+    case L3Verdict::name:          \
+        return #name;
+        PMDFWD_L3_VERDICTS(PMDFWD_L3_NAME)
+#undef PMDFWD_L3_NAME
+    }
+    return "?";
+}
+
+const char* l3_bad_header_name(L3BadHeader bad) {
+    switch (bad) {
+#define PMDFWD_L3_NAME(name, help) \
+    case L3BadHeader::name:        \
+        return #name;
+        PMDFWD_L3_BAD_HEADERS(PMDFWD_L3_NAME)
+#undef PMDFWD_L3_NAME
+    }
+    return "?";
+}
+
+L3Header parse_l3_header(std::span<const uint8_t> first_segment, uint32_t pkt_len,
+                         bool checksum_verified) {
+    L3Header h;
+    const size_t len = first_segment.size() < pkt_len ? first_segment.size() : pkt_len;
+    const uint8_t* const frame = first_segment.data();
+    if (len < kEthLen) return bad(h, L3BadHeader::runt);
+    size_t offset = kEthLen;
+    uint16_t ethertype = get16(frame + 12);
+    if (ethertype == kEtherTypeVlan || ethertype == kEtherTypeQinQ) {
+        if (len < kEthLen + kVlanLen) return bad(h, L3BadHeader::runt);
+        ethertype = get16(frame + 16);
+        offset += kVlanLen;
+    }
+    h.l3_offset = uint16_t(offset);
+    h.ethertype = ethertype;
+    const size_t in_segment = len - offset;
+    const size_t carried = pkt_len - offset;
+    switch (ethertype) {
+        case kEtherTypeIpv4:
+            return parse_ipv4(h, frame + offset, in_segment, carried, checksum_verified);
+        case kEtherTypeIpv6:
+            return parse_ipv6(h, frame + offset, in_segment, carried);
+        case kEtherTypeArp:
+            h.verdict = L3Verdict::control;
+            return h;
+        default:
+            return h;  // not_ip, a second tag included: one tag is all a port carries
+    }
+}
+
+}  // namespace pmdfwd
