@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bounded libFuzzer run of the config loader (parse_config + build_plan under
 # ASan/UBSan): builds build-fuzz/ with clang if needed, replays every seed,
-# then fuzzes for FUZZ_SECONDS (default 60) on a temporary copy of the seeds
+# then fuzzes for FUZZ_SECONDS (default 30) on a temporary copy of the seeds
 # (test/fuzz/corpus, config/*.toml, test/config/bad/*), so the repository
 # corpus is never written. A crash is copied to build-fuzz/fuzz-artifacts/.
 # Usage: run.sh [FUZZ_BUILD_DIR]   (default: build-fuzz)
@@ -10,7 +10,7 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${1:-build-fuzz}
 [[ $BUILD = /* ]] || BUILD=$ROOT/$BUILD
-SECONDS_TO_FUZZ=${FUZZ_SECONDS:-60}
+SECONDS_TO_FUZZ=${FUZZ_SECONDS:-30}
 FUZZER=$BUILD/test/fuzz/config_fuzz
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
