@@ -21,6 +21,7 @@
 #include "config_loader.hpp"
 #include "dpdk_log.hpp"
 #include "eal_args.hpp"
+#include "eal_cleanup.hpp"
 #include "hugepage_files.hpp"
 #include "logging.hpp"
 #include "netlog_sink.hpp"
@@ -34,6 +35,9 @@ namespace {
 constexpr int kExitStartFailed = 1;
 constexpr int kExitBadConfig = 2;
 constexpr int kExitPoolsNotFull = 3;
+// rte_eal_cleanup takes milliseconds; far longer means a lock nobody will
+// release (eal_cleanup.hpp), and systemd's stop timeout is 90 s.
+constexpr unsigned kEalCleanupLimitS = 10;
 
 // The config refuses more ports than this build of DPDK can hold.
 static_assert(pmdfwd::kMaxPorts <= RTE_MAX_ETHPORTS, "pmdfwd::kMaxPorts is above RTE_MAX_ETHPORTS");
@@ -283,9 +287,14 @@ int main(int argc, char** argv) {
             rc = report.pools_full() ? 0 : kExitPoolsNotFull;
         }
     }
-    rte_eal_cleanup();
-    pmdfwd::unroute_dpdk_log();
-    if (cfg.eal.hugepages && cfg.control.capture) remove_own_hugepage_files(cfg.eal.file_prefix);
-    spdlog::info("pmdfwd stopped (exit {})", rc);
+    // What the exit owes once EAL is done with its files, or given up on.
+    const auto finish = [&] {
+        pmdfwd::unroute_dpdk_log();
+        if (cfg.eal.hugepages && cfg.control.capture)
+            remove_own_hugepage_files(cfg.eal.file_prefix);
+        spdlog::info("pmdfwd stopped (exit {})", rc);
+    };
+    pmdfwd::eal_cleanup_bounded(kEalCleanupLimitS, rc, finish);
+    finish();
     return rc;
 }

@@ -10,7 +10,7 @@ PMDFWD=$BUILD/app/pmdfwd/pmdfwd
 PMDCTL=$BUILD/app/pmdctl/pmdctl
 PREFIX=e2e-ctl-$$
 WORK=$(mktemp -d)
-trap 'kill -KILL ${PMDFWD_PID:-0} 2>/dev/null; cleanup_dpdk_prefix $PREFIX; rm -rf $WORK' EXIT
+trap '[[ -n ${PMDFWD_PID:-} ]] && kill -KILL $PMDFWD_PID 2>/dev/null; cleanup_dpdk_prefix $PREFIX; rm -rf $WORK' EXIT
 
 sed "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" "$E2E_ROOT/config/null-patch.toml" >"$WORK/cfg.toml"
 if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then

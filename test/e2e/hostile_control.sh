@@ -15,7 +15,7 @@ ABUSE=$E2E_ROOT/test/e2e/telemetry_abuse.py
 PREFIX=e2e-hostile-$$
 WORK=$(mktemp -d)
 HOLDERS=()
-trap 'kill ${HOLDERS[*]:-} 2>/dev/null; kill -KILL ${PMDFWD_PID:-0} 2>/dev/null; cleanup_dpdk_prefix $PREFIX; rm -rf $WORK' EXIT
+trap 'kill ${HOLDERS[*]:-} 2>/dev/null; [[ -n ${PMDFWD_PID:-} ]] && kill -KILL $PMDFWD_PID 2>/dev/null; cleanup_dpdk_prefix $PREFIX; rm -rf $WORK' EXIT
 
 sed -e "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" \
     -e 's/^\[pool\]/[control]\ntelemetry_idle_s = 3\ntelemetry_max_clients = 64\n\n[pool]/' \

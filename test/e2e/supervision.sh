@@ -5,7 +5,10 @@
 # moves, stops pinging while the worker is made to stall in its forward
 # phase (PMDFWD_TEST_STALL), reports that stall (log, counters, pmdctl show
 # workers, the metrics) with its phase, pings again after, and sends
-# STOPPING=1 on SIGTERM; the pools are audited full.
+# STOPPING=1 on SIGTERM; the pools are audited full. Then the exit when
+# EAL's cleanup cannot finish (a dead dpdk-dumpcap holding EAL's shared
+# memory lock, made with PMDFWD_TEST_HOLD_EAL_MEM_LOCK): pmdfwd still exits,
+# with exit 0, and says why.
 # Usage: supervision.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -117,4 +120,19 @@ kill -TERM "$RECV_PID" 2>/dev/null; wait "$RECV_PID" 2>/dev/null; RECV_PID=
 check "stops with exit 0" test "$rc" = 0
 check "STOPPING=1 sent" grep -q "STOPPING=1|STATUS=stopping: SIGTERM" "$WORK/notify.log"
 check "pools full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+
+sed -i '/^metrics = /d' "$WORK/cfg.toml"
+PMDFWD_TEST_HOLD_EAL_MEM_LOCK=1 start_pmdfwd "$HOOKS" "$WORK/cfg.toml" "$PREFIX" "$WORK/stuck.log"
+started=$?
+check "held EAL lock: pmdfwd_hooks starts" test "$started" = 0
+if ((started == 0)); then
+  rc=0
+  stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
+  PMDFWD_PID=
+  check "held EAL lock: exits 0 all the same (exit $rc)" test "$rc" = 0
+  check "held EAL lock: says why" grep -q "EAL cleanup has not finished after 10 s" "$WORK/stuck.log"
+  check "held EAL lock: pools full, audited before" \
+    grep -q "pools full again at shutdown" "$WORK/stuck.log"
+  check "held EAL lock: its last line" grep -q "pmdfwd stopped (exit 0)" "$WORK/stuck.log"
+fi
 summary
