@@ -37,6 +37,9 @@ Status Appliance::build(const std::string& pool_prefix) {
     // "<prefix>_spare<port>" must fit RTE_MEMPOOL_NAMESIZE with room for ids.
     if (pool_prefix.size() + 12 >= RTE_MEMPOOL_NAMESIZE)
         return make_error("pool name prefix '" + pool_prefix + "' is too long");
+    if (cfg_.forward.mode == ForwardMode::l3)
+        return make_error("mode \"l3\": the router's data path is not in this build yet; "
+                          "--check validates an l3 config");
     if (auto st = open_telemetry_gate(); !st) return st;
     if (!cfg_.control.metrics.empty()) {
         // Listening first: an address in use fails the start before any

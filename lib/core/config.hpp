@@ -8,17 +8,13 @@
 #include <utility>
 #include <vector>
 
+#include "l3_config.hpp"
 #include "mac_addr.hpp"
 #include "netlog_format.hpp"
+#include "source_loc.hpp"
 #include "udp_frame.hpp"
 
 namespace pmdfwd {
-
-// Where a key sits in the config file, so cross-field errors can point at it.
-struct SourceLoc {
-    uint32_t line = 0;
-    uint32_t column = 0;
-};
 
 // Ports one process can have: RTE_MAX_ETHPORTS in Debian's DPDK 22.11 build
 // (main.cpp checks it against the header).
@@ -62,6 +58,10 @@ struct PortConfig {
     // Poll mode of the workers of this port's rx queues: empty takes
     // [poll] mode; one entry applies to every queue; else one per queue.
     std::vector<PollMode> poll;
+    // l3 mode: the port's interface addresses, each with its subnet's
+    // length ("10.0.0.1/24"); their subnets are connected routes.
+    std::vector<IpPrefix> addresses;
+    std::vector<SourceLoc> address_locs;
     SourceLoc loc;  // the [[port]] table header
     SourceLoc devargs_loc;
     SourceLoc tx_loc;
@@ -73,7 +73,7 @@ struct PortConfig {
     }
 };
 
-enum class ForwardMode { patch, l2 };
+enum class ForwardMode { patch, l2, l3 };
 
 struct ForwardPair {
     std::string from;
@@ -193,6 +193,10 @@ struct Config {
     ControlConfig control;
     LogConfig log;
     NetlogConfig netlog;
+    std::vector<RouteConfig> routes;
+    std::vector<NeighbourConfig> neighbours;
+    L3Config l3;
+    SourceLoc l3_loc;
 
     const PortConfig* find_port(const std::string& name) const {
         for (const auto& p : ports)

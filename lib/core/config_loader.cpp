@@ -175,8 +175,8 @@ class TableReader {
 
 SourceLoc loc_of(const toml::node& n) { return {n.source().begin.line, n.source().begin.column}; }
 
-constexpr std::pair<const char*, ForwardMode> kForwardModes[] = {{"patch", ForwardMode::patch},
-                                                                 {"l2", ForwardMode::l2}};
+constexpr std::pair<const char*, ForwardMode> kForwardModes[] = {
+    {"patch", ForwardMode::patch}, {"l2", ForwardMode::l2}, {"l3", ForwardMode::l3}};
 constexpr std::pair<const char*, TxMode> kTxModes[] = {
     {"auto", TxMode::auto_select}, {"per-worker", TxMode::per_worker}, {"owner", TxMode::owner}};
 constexpr std::pair<const char*, PollMode> kPollModes[] = {
@@ -239,6 +239,39 @@ void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
     r.finish();
 }
 
+IpAddress read_ip(TableReader& r, const toml::node& n, const char* key, const std::string& text) {
+    std::string why;
+    const auto address = parse_ip_address(text, &why);
+    if (!address) r.fail(n, key, "'" + text + "': " + why);
+    return *address;
+}
+
+IpPrefix read_prefix(TableReader& r, const toml::node& n, const char* key,
+                     const std::string& text) {
+    std::string why;
+    const auto prefix = parse_ip_prefix(text, &why);
+    if (!prefix) r.fail(n, key, "'" + text + "': " + why);
+    return *prefix;
+}
+
+// `addresses = ["10.0.0.1/24", "2001:db8::1/64"]`: each an address with its
+// subnet's length.
+void read_port_addresses(TableReader& r, const toml::node& n, PortConfig& port) {
+    const auto* arr = n.as_array();
+    if (!arr)
+        r.fail(n, "addresses",
+               "expected an array of addresses with their prefix length, like "
+               "[\"10.0.0.1/24\", \"2001:db8::1/64\"]");
+    for (const auto& e : *arr) {
+        const auto* s = e.as_string();
+        if (!s)
+            r.fail(e, "addresses",
+                   "expected an array of strings, found " + TableReader::type_name(e));
+        port.addresses.push_back(read_prefix(r, e, "addresses", s->get()));
+        port.address_locs.push_back(loc_of(e));
+    }
+}
+
 // `poll = "adaptive"` (every rx queue) or `poll = ["busy", "interrupt"]`
 // (one per rx queue, so each worker can differ).
 void read_port_poll(TableReader& r, const toml::node& n, PortConfig& port) {
@@ -282,6 +315,75 @@ void read_port(TableReader& root, const toml::node& node, size_t index, PortConf
     r.boolean("promiscuous", port.promiscuous);
     if (const auto* n = r.choice("tx", port.tx, kTxModes)) port.tx_loc = loc_of(*n);
     if (const auto* n = r.take("poll")) read_port_poll(r, *n, port);
+    if (const auto* n = r.take("addresses")) read_port_addresses(r, *n, port);
+    r.finish();
+}
+
+// [[route]] and [[neighbour]]: what each entry says, checked here as text;
+// how entries fit together (subnets, ports, duplicates) is l3_config_check's.
+void read_route(TableReader& root, const toml::node& node, size_t index, RouteConfig& route) {
+    const std::string path = "route[" + std::to_string(index) + "]";
+    const auto* t = node.as_table();
+    if (!t) root.fail(node, path, "routes are declared as [[route]] tables");
+    TableReader r(*t, path, root.file());
+    route.loc = loc_of(node);
+    std::string text;
+    const auto* prefix = r.string("prefix", text, 64);
+    if (!prefix) root.fail(node, path + ".prefix", "every [[route]] needs a prefix");
+    route.prefix_loc = loc_of(*prefix);
+    route.prefix = read_prefix(r, *prefix, "prefix", text);
+    if (const auto* via = r.string("via", text, 64)) {
+        route.via_loc = loc_of(*via);
+        route.via = read_ip(r, *via, "via", text);
+    }
+    if (const auto* port = r.string("port", route.port, 32)) route.port_loc = loc_of(*port);
+    if (!route.via && route.port.empty())
+        root.fail(node, path + ".port",
+                  "a route needs via (a next hop), port (on-link: each destination is resolved "
+                  "on that port), or both");
+    r.finish();
+}
+
+void read_neighbour(TableReader& root, const toml::node& node, size_t index,
+                    NeighbourConfig& neighbour) {
+    const std::string path = "neighbour[" + std::to_string(index) + "]";
+    const auto* t = node.as_table();
+    if (!t) root.fail(node, path, "neighbours are declared as [[neighbour]] tables");
+    TableReader r(*t, path, root.file());
+    neighbour.loc = loc_of(node);
+    std::string text;
+    const auto* address = r.string("address", text, 64);
+    if (!address) root.fail(node, path + ".address", "every [[neighbour]] needs an address");
+    neighbour.address_loc = loc_of(*address);
+    neighbour.address = read_ip(r, *address, "address", text);
+    const auto* mac = r.string("mac", text, 32);
+    if (!mac) root.fail(node, path + ".mac", "every [[neighbour]] needs a mac");
+    neighbour.mac_loc = loc_of(*mac);
+    const auto parsed = MacAddr::parse(text);
+    if (!parsed)
+        r.fail(*mac, "mac", "'" + text + "' is not a MAC address (expected aa:bb:cc:dd:ee:ff)");
+    if (parsed->bytes[0] & 1) r.fail(*mac, "mac", "'" + text + "' is a multicast MAC address");
+    neighbour.mac = *parsed;
+    const auto* port = r.string("port", neighbour.port, 32);
+    if (!port) root.fail(node, path + ".port", "every [[neighbour]] needs the port it is on");
+    neighbour.port_loc = loc_of(*port);
+    r.finish();
+}
+
+void read_l3(TableReader& root, const toml::node& node, L3Config& l3) {
+    TableReader r(require_table(root, node, "l3"), "l3", root.file());
+    r.integer("max_routes", l3.max_routes, 16, 1 << 24);
+    r.integer("max_neighbours", l3.max_neighbours, 16, 1 << 20);
+    r.integer("neighbour_queue", l3.neighbour_queue, 0, 1024);
+    r.integer("resolve_retries", l3.resolve_retries, 1, 100);
+    r.integer("resolve_interval_ms", l3.resolve_interval_ms, 10, 60000);
+    r.integer("reachable_s", l3.reachable_s, 1, 86400);
+    r.integer("icmp_rate_limit", l3.icmp_rate_limit, 0, 1000000);
+    r.integer("icmp_rate_burst", l3.icmp_rate_burst, 1, 1000000);
+    r.integer("punt_ring", l3.punt_ring, 64, 65536);
+    if (l3.punt_ring & (l3.punt_ring - 1))
+        root.fail(*r.take("punt_ring"), "l3.punt_ring",
+                  "punt_ring " + std::to_string(l3.punt_ring) + " is not a power of two");
     r.finish();
 }
 
@@ -517,6 +619,22 @@ Config read_root(const toml::table& doc, const std::string& file) {
     if (const auto* n = root.take("control")) read_control(root, *n, cfg.control);
     if (const auto* n = root.take("log")) read_log(root, *n, cfg.log);
     if (const auto* n = root.take("netlog")) read_netlog(root, *n, cfg.ports, cfg.netlog);
+    if (const auto* n = root.take("route")) {
+        const auto* arr = n->as_array();
+        if (!arr) root.fail(*n, "route", "routes are declared as [[route]] tables");
+        for (size_t i = 0; i < arr->size(); ++i)
+            read_route(root, (*arr)[i], i, cfg.routes.emplace_back());
+    }
+    if (const auto* n = root.take("neighbour")) {
+        const auto* arr = n->as_array();
+        if (!arr) root.fail(*n, "neighbour", "neighbours are declared as [[neighbour]] tables");
+        for (size_t i = 0; i < arr->size(); ++i)
+            read_neighbour(root, (*arr)[i], i, cfg.neighbours.emplace_back());
+    }
+    if (const auto* n = root.take("l3")) {
+        cfg.l3_loc = loc_of(*n);
+        read_l3(root, *n, cfg.l3);
+    }
     root.finish();
     return cfg;
 }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "eal_args.hpp"
+#include "l3_config_check.hpp"
 #include "lcore_list.hpp"
 #include "pmd_quirks.hpp"
 
@@ -117,6 +118,43 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
     return std::nullopt;
 }
 
+// l3 mode: every worker may send on every port with addresses, so each has
+// a TX queue of its own there, and the control path one more (ARP, ND,
+// ICMP). Handing bursts off would need a ring per (worker, port) pair and
+// per-packet sorting on the owner: devices too small for this are refused.
+std::optional<ConfigError> assign_l3_tx_queues(const Config& cfg, size_t p,
+                                               const PortLimits* limits, Plan& plan) {
+    const PortConfig& port = cfg.ports[p];
+    PortPlan& pp = plan.ports[p];
+    const SourceLoc loc = port.tx_loc.line ? port.tx_loc : port.loc;
+    const std::string key = "port[" + std::to_string(p) + "].tx";
+    if (port.tx == TxMode::owner)
+        return at(cfg, loc, key,
+                  "mode \"l3\" gives every worker a TX queue of its own on each routed port; "
+                  "tx = \"owner\" is for \"patch\" and \"l2\"");
+    pp.tx = TxMode::per_worker;
+    const bool routed = !port.addresses.empty();
+    const uint16_t extra = cfg.netlog.enabled && cfg.netlog.port == port.name ? 1 : 0;
+    const uint16_t wanted = uint16_t((routed ? plan.workers.size() + 1 : 0) + extra);
+    if (limits) {
+        const QueueCounts q = configured_queue_counts(limits->driver, pp.rx_queues, wanted);
+        if (q.rx > limits->max_rx_queues || q.tx > limits->max_tx_queues)
+            return at(cfg, loc, key,
+                      "port '" + port.name + "' (" + limits->driver + ") allows at most " +
+                          std::to_string(limits->max_tx_queues) +
+                          " tx queues but mode \"l3\" needs " + std::to_string(wanted) +
+                          " (one per worker, one for the control path" +
+                          (extra ? ", one for the log channel" : "") + ")");
+    }
+    for (auto& w : plan.workers) {
+        w.l3_tx_queue.resize(cfg.ports.size(), -1);
+        if (routed) w.l3_tx_queue[p] = pp.tx_queues++;
+    }
+    if (routed) pp.control_queue = pp.tx_queues++;
+    if (extra) pp.netlog_queue = pp.tx_queues++;
+    return std::nullopt;
+}
+
 // Model "shared": one stock pool for every worker, on the first worker's
 // socket; otherwise one pool per worker on its socket, recycle pools owned by
 // their worker's lcore.
@@ -147,14 +185,23 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
     std::string shared_why;
     for (const auto& w : plan.workers) {
         const auto& rx = cfg.ports[w.rx_port];
-        const unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
+        unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
+        // l3: a TX ring on every routed port, and its ring to the control
+        // path plus as many packets again waiting there for neighbours.
+        unsigned punt = 0;
+        if (cfg.forward.mode == ForwardMode::l3) {
+            for (size_t p = 0; p < w.l3_tx_queue.size(); ++p)
+                if (w.l3_tx_queue[p] >= 0) tx_desc += cfg.ports[p].tx_desc;
+            punt = 2 * cfg.l3.punt_ring;
+        }
         const unsigned handoff = w.handoff_to == kNoWorker ? 0 : cfg.forward.handoff_ring;
         const unsigned caches = handoff && plan.pool_model == PoolModel::per_worker_stock ? 5 : 3;
         const unsigned need =
-            rx.rx_desc + tx_desc + handoff + cfg.forward.burst + caches * cfg.pool.cache;
+            rx.rx_desc + tx_desc + handoff + punt + cfg.forward.burst + caches * cfg.pool.cache;
         const std::string why =
             "rx_desc " + std::to_string(rx.rx_desc) + " + tx_desc " + std::to_string(tx_desc) +
-            (handoff ? " + handoff_ring " + std::to_string(handoff) : "") + " + burst " +
+            (handoff ? " + handoff_ring " + std::to_string(handoff) : "") +
+            (punt ? " + 2 x l3.punt_ring " + std::to_string(cfg.l3.punt_ring) : "") + " + burst " +
             std::to_string(cfg.forward.burst) + " + " + std::to_string(caches) + " x cache " +
             std::to_string(cfg.pool.cache);
         if (shared) {
@@ -283,6 +330,8 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
                           "; the log channel's datagrams need " + std::to_string(kNetlogIpLen));
     }
 
+    if (auto e = check_l3_config(cfg)) return *e;
+
     auto pairs = resolve_pairs(cfg);
     if (auto* e = std::get_if<ConfigError>(&pairs)) return *e;
     const auto& out_port = std::get<std::vector<int>>(pairs);
@@ -350,12 +399,19 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
         plan.unused_lcores.push_back(lcores.lcores[i]);
     plan_pools(cfg, plan);
 
-    for (size_t p = 0; p < cfg.ports.size(); ++p)
-        if (auto e = assign_tx_queues(cfg, p, limits ? &(*limits)[p] : nullptr, plan)) return *e;
+    for (size_t p = 0; p < cfg.ports.size(); ++p) {
+        const PortLimits* port_limits = limits ? &(*limits)[p] : nullptr;
+        if (cfg.forward.mode == ForwardMode::l3) {
+            if (auto e = assign_l3_tx_queues(cfg, p, port_limits, plan)) return *e;
+        } else if (auto e = assign_tx_queues(cfg, p, port_limits, plan)) {
+            return *e;
+        }
+    }
 
     // A polled port that feeds no pair is a mistake, unless its workers are
     // there to own its TX queues (a sink fed by handoff).
     for (size_t p = 0; p < cfg.ports.size(); ++p) {
+        if (cfg.forward.mode == ForwardMode::l3) break;
         if (cfg.ports[p].rx_queues == 0 || out_port[p] != kNoPort) continue;
         const bool owns = std::any_of(plan.workers.begin(), plan.workers.end(), [&](const auto& s) {
             return s.handoff_to != kNoWorker && plan.workers[size_t(s.handoff_to)].rx_port == p;
@@ -400,7 +456,14 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
         const std::string queue = w.tx_port == kNoPort ? ""
                                                        : "'" + cfg.ports[size_t(w.tx_port)].name +
                                                              "' txq " + std::to_string(w.tx_queue);
-        if (w.tx_port == kNoPort)
+        if (cfg.forward.mode == ForwardMode::l3) {
+            std::string sends;
+            for (size_t p = 0; p < w.l3_tx_queue.size(); ++p)
+                if (w.l3_tx_queue[p] >= 0)
+                    sends += (sends.empty() ? "" : ", ") + ("'" + cfg.ports[p].name + "' txq " +
+                                                            std::to_string(w.l3_tx_queue[p]));
+            line += " -> routes to " + sends;
+        } else if (w.tx_port == kNoPort)
             line += " -> no pair (drop)";
         else if (w.handoff_to == kNoWorker)
             line += " -> sends on " + queue;
@@ -426,6 +489,18 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
         for (const unsigned l : plan.unused_lcores) line += " " + std::to_string(l);
         lines.push_back(line);
     }
+    for (size_t p = 0; p < cfg.ports.size(); ++p) {
+        const PortPlan& pp = plan.ports[p];
+        if (pp.control_queue < 0) continue;
+        std::string addresses;
+        for (const auto& a : cfg.ports[p].addresses)
+            addresses += (addresses.empty() ? "" : " ") + a.to_string();
+        lines.push_back("l3: port '" + cfg.ports[p].name + "' " + addresses +
+                        "; control path on txq " + std::to_string(pp.control_queue));
+    }
+    if (cfg.forward.mode == ForwardMode::l3)
+        lines.push_back("l3: " + std::to_string(cfg.routes.size()) + " static route(s), " +
+                        std::to_string(cfg.neighbours.size()) + " static neighbour(s)");
     for (size_t p = 0; p < cfg.ports.size(); ++p)
         if (plan.ports[p].netlog_queue >= 0)
             lines.push_back("netlog: " + std::string(to_string(cfg.netlog.format)) +

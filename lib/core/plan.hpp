@@ -29,6 +29,9 @@ struct WorkerPlan {
     uint16_t tx_queue = 0;       // the TX queue its packets leave on
     int handoff_to = kNoWorker;  // kNoWorker: it owns tx_queue; else the id of the owner
     PollMode poll = PollMode::busy;
+    // l3 mode: its own TX queue on each port (index into Config::ports), or
+    // -1 on a port it never sends on (one without addresses).
+    std::vector<int> l3_tx_queue;
 };
 
 struct PortPlan {
@@ -36,6 +39,7 @@ struct PortPlan {
     uint16_t tx_queues = 0;          // each transmitted on by exactly one worker
     TxMode tx = TxMode::per_worker;  // per_worker or owner once resolved
     int netlog_queue = -1;           // the log channel's own TX queue on this port, or -1
+    int control_queue = -1;          // l3: the control path's TX queue (ARP, ICMP), or -1
     bool tx_resolved = true;         // false: "auto" while the device's limits are unknown
 };
 

@@ -1,0 +1,52 @@
+// What router mode (forward.mode = "l3") reads from the config: the ports'
+// addresses, static routes and neighbours, and the [l3] tunables. Plain
+// structs, filled by config_loader and checked by l3_config_check.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ip_prefix.hpp"
+#include "mac_addr.hpp"
+#include "source_loc.hpp"
+
+namespace pmdfwd {
+
+// [[route]] prefix = "10.2.0.0/16", via = "10.1.0.254" (a neighbour on a
+// connected subnet), port = "wan" (optional with via: the port whose subnet
+// holds it; required without via: an on-link route, each destination
+// resolved on that port).
+struct RouteConfig {
+    IpPrefix prefix;
+    std::optional<IpAddress> via;
+    std::string port;
+    SourceLoc loc;  // the [[route]] table
+    SourceLoc prefix_loc, via_loc, port_loc;
+};
+
+// [[neighbour]] address = "10.1.0.254", mac = "02:...", port = "wan": never
+// resolved, never expires.
+struct NeighbourConfig {
+    IpAddress address;
+    MacAddr mac;
+    std::string port;
+    SourceLoc loc;  // the [[neighbour]] table
+    SourceLoc address_loc, mac_loc, port_loc;
+};
+
+// [l3]: the router's tables and its control path.
+struct L3Config {
+    uint32_t max_routes = 65536;     // per address family, connected and host routes included
+    uint32_t max_neighbours = 4096;  // resolved or resolving, both families
+    uint32_t neighbour_queue = 16;   // packets waiting per unresolved neighbour
+    uint32_t resolve_retries = 3;    // requests before a neighbour is given up
+    uint32_t resolve_interval_ms = 1000;
+    uint32_t reachable_s = 300;      // a resolved neighbour is asked again after this
+    uint32_t icmp_rate_limit = 100;  // ICMP errors per second (token bucket); 0: none sent
+    uint32_t icmp_rate_burst = 20;
+    uint32_t punt_ring = 1024;  // slots of each worker's ring to the control path
+};
+
+}  // namespace pmdfwd
