@@ -1,9 +1,12 @@
 // The IPv4 header checksum, and the incremental update of a TTL decrement
-// held against a full recompute, the one's-complement zeroes included.
+// held against a full recompute, the one's-complement zeroes included; the
+// chained ICMP and ICMPv6 sums held against one buffer summed the long way.
+#include <algorithm>
 #include <array>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "ip_checksum.hpp"
@@ -176,4 +179,73 @@ TEST_CASE("ip checksum: decrement_hop_limit changes only the hop limit", "[l3][c
     CHECK(h[7] == 63);
     h[7] = 64;
     CHECK(h == before);
+}
+
+namespace {
+
+// RFC 1071 over one buffer, zero-padded, summed in 64 bits: the checksum
+// the chained sums must agree with.
+uint16_t whole_buffer_checksum(std::vector<uint8_t> b) {
+    if (b.size() % 2) b.push_back(0);
+    uint64_t sum = 0;
+    for (size_t i = 0; i < b.size(); i += 2) sum += uint64_t(b[i]) << 8 | b[i + 1];
+    while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+    return uint16_t(~sum);
+}
+
+}  // namespace
+
+TEST_CASE("ip checksum: RFC 1071's worked example", "[l3][checksum][l3-control]") {
+    const std::array<uint8_t, 8> b = {0x00, 0x01, 0xf2, 0x03, 0xf4, 0xf5, 0xf6, 0xf7};
+    CHECK(checksum_add(0, b) == 0xddf2);
+    CHECK(checksum_finish(0xddf2) == 0x220d);
+    CHECK(icmp_checksum(b) == 0x220d);
+    CHECK(icmp_checksum({}) == 0xffff);
+    const std::array<uint8_t, 1> odd = {0xab};  // summed as 0xab00
+    CHECK(icmp_checksum(odd) == uint16_t(~0xab00));
+}
+
+TEST_CASE("ip checksum: pieces chained at even offsets sum as the whole, odd lengths too",
+          "[l3][checksum][l3-control]") {
+    std::mt19937 rng(4443);
+    for (int i = 0; i < 2000; ++i) {
+        std::vector<uint8_t> b(rng() % 1600);
+        for (auto& x : b) x = uint8_t(rng());
+        if (i % 7 == 0) std::fill(b.begin(), b.end(), 0xff);  // the most carries
+        const size_t split = b.empty() ? 0 : (rng() % b.size()) & ~size_t(1);
+        const std::span<const uint8_t> all(b);
+        const uint32_t chained =
+            checksum_add(checksum_add(0, all.first(split)), all.subspan(split));
+        CAPTURE(b.size(), split);
+        CHECK(checksum_finish(chained) == whole_buffer_checksum(b));
+        CHECK(icmp_checksum(b) == whole_buffer_checksum(b));
+        CHECK(chained <= 0xffff);
+    }
+    // 70000 bytes of 0xff: more words than a 32-bit sum of 0xffff can take unfolded.
+    const std::vector<uint8_t> big(70000, 0xff);
+    CHECK(icmp_checksum(big) == whole_buffer_checksum(big));
+}
+
+TEST_CASE("ip checksum: ICMPv6 sums the RFC 8200 pseudo-header", "[l3][checksum][l3-control]") {
+    std::mt19937 rng(8200);
+    for (int i = 0; i < 500; ++i) {
+        std::array<uint8_t, 16> src, dst;
+        for (auto& x : src) x = uint8_t(rng());
+        for (auto& x : dst) x = uint8_t(rng());
+        std::vector<uint8_t> message(4 + rng() % 1300);
+        for (auto& x : message) x = uint8_t(rng());
+        message[2] = message[3] = 0;
+        const auto len = uint32_t(message.size());
+        std::vector<uint8_t> whole(src.begin(), src.end());
+        whole.insert(whole.end(), dst.begin(), dst.end());
+        whole.insert(whole.end(), {uint8_t(len >> 24), uint8_t(len >> 16), uint8_t(len >> 8),
+                                   uint8_t(len), 0, 0, 0, 58});
+        whole.insert(whole.end(), message.begin(), message.end());
+        const uint16_t sum = icmpv6_checksum(src, dst, message);
+        CAPTURE(message.size());
+        CHECK(sum == whole_buffer_checksum(whole));
+        message[2] = uint8_t(sum >> 8);
+        message[3] = uint8_t(sum);
+        CHECK(icmpv6_checksum(src, dst, message) == 0);  // as a receiver checks it
+    }
 }
