@@ -1,0 +1,223 @@
+// Router mode's neighbour table (ARP and IPv6 ND, RFC 1122 2.3.2.2, RFC 4861
+// 7.3): which neighbours resolve to which MAC, which are being asked for and
+// the packets waiting on them. Pure decisions: it sends nothing, reads no
+// clock and frees no packet; the control path thread (never a worker) owns
+// it and carries out the actions it returns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "error.hpp"
+#include "ip_prefix.hpp"
+#include "l3_config.hpp"
+#include "mac_addr.hpp"
+
+namespace pmdfwd {
+
+// A packet the table holds for the caller (an rte_mbuf* to the glue). Every
+// one handed to resolve() comes back exactly once: as its MAC at once, or
+// later in a transmit or drop action; until then it is waiting.
+using PacketHandle = void*;
+
+struct NeighbourKey {
+    uint16_t port = 0;  // the port index, as in the plan
+    IpAddress address;  // IPv4 and IPv6 neighbours of a port are distinct keys
+    bool operator==(const NeighbourKey&) const = default;
+};
+// Port, family, then address: the order of list().
+bool operator<(const NeighbourKey& a, const NeighbourKey& b);
+
+// Why the table gives a packet back to be freed, each once with its help.
+#define PMDFWD_NEIGHBOUR_DROPS(X)                                                                \
+    X(queue_full,                                                                                \
+      "the oldest packet waiting on its neighbour, pushed out by a newer one (every waiting "    \
+      "packet when l3.neighbour_queue is 0)")                                                    \
+    X(table_full, "its neighbour was unknown and the table held l3.max_neighbours entries")      \
+    X(unresolved, "its neighbour did not answer l3.resolve_retries requests (ICMP unreachable)") \
+    X(removed, "its neighbour was removed while it waited (an operator, or its port gone)")
+
+enum class NeighbourDrop : uint8_t {
+#define PMDFWD_NEIGHBOUR_DROP_ENUM(name, help) name,
+    PMDFWD_NEIGHBOUR_DROPS(PMDFWD_NEIGHBOUR_DROP_ENUM)
+#undef PMDFWD_NEIGHBOUR_DROP_ENUM
+        count
+};
+constexpr size_t kNeighbourDropCount = size_t(NeighbourDrop::count);
+const char* neighbour_drop_name(NeighbourDrop reason);
+const char* neighbour_drop_help(NeighbourDrop reason);
+
+#define PMDFWD_NEIGHBOUR_STATES(X)                                                         \
+    X(incomplete, "resolving: requests sent, packets waiting")                             \
+    X(reachable, "its MAC confirmed within l3.reachable_s")                                \
+    X(probe, "older than l3.reachable_s and asked again by unicast; still used meanwhile") \
+    X(permanent, "a [[neighbour]] from the config: never asked, never expires")
+
+enum class NeighbourState : uint8_t {
+#define PMDFWD_NEIGHBOUR_STATE_ENUM(name, help) name,
+    PMDFWD_NEIGHBOUR_STATES(PMDFWD_NEIGHBOUR_STATE_ENUM)
+#undef PMDFWD_NEIGHBOUR_STATE_ENUM
+        count
+};
+const char* neighbour_state_name(NeighbourState state);
+const char* neighbour_state_help(NeighbourState state);
+
+// Control path counters, X(name, unit, help); since start. For every packet
+// handed to resolve(): hits + queued + table_full_drops, and of the queued:
+// released + queue_drops + unresolved_drops + removed_drops + those waiting.
+#define PMDFWD_NEIGHBOUR_COUNTERS(X)                                                          \
+    X(hits, packets, "packets resolve() answered at once with a resolved neighbour's MAC")    \
+    X(queued, packets, "packets that waited for their neighbour to resolve")                  \
+    X(released, packets, "waiting packets sent when their neighbour resolved")                \
+    X(queue_drops, packets, "waiting packets dropped: queue_full")                            \
+    X(table_full_drops, packets, "packets dropped: table_full")                               \
+    X(unresolved_drops, packets, "waiting packets dropped: unresolved")                       \
+    X(removed_drops, packets, "waiting packets dropped: removed")                             \
+    X(requests_sent, requests,                                                                \
+      "ARP requests and neighbour solicitations asked for: first tries, retries and probes")  \
+    X(resolved, neighbours, "incomplete neighbours that got a MAC")                           \
+    X(failed, neighbours, "incomplete neighbours given up after l3.resolve_retries requests") \
+    X(expired, neighbours,                                                                    \
+      "resolved neighbours removed after l3.resolve_retries unanswered probes")               \
+    X(learned_unsolicited, neighbours,                                                        \
+      "neighbours made by a sender not asked for (an ARP request or NS for one of our "       \
+      "addresses)")                                                                           \
+    X(mac_changes, neighbours, "resolved neighbours whose MAC changed")                       \
+    X(removed, neighbours, "neighbours removed by remove() or remove_port()")                 \
+    X(bogus_macs, messages,                                                                   \
+      "MACs not learned: zero, broadcast or multicast, which no neighbour has (RFC 1812 3.3.2)")
+
+// Plain counts: one writer (the control path); telemetry reads a copy.
+struct NeighbourCounters {
+#define PMDFWD_NEIGHBOUR_COUNTER(name, unit, help) uint64_t name = 0;
+    PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_COUNTER)
+#undef PMDFWD_NEIGHBOUR_COUNTER
+};
+
+// What the caller does, in order, for one call.
+struct NeighbourAction {
+    enum class Kind : uint8_t {
+        send_request,  // broadcast ARP request / NS to the solicited-node group, from key.port
+        send_probe,    // the same, unicast to mac (RFC 4861 7.3.3 PROBE, RFC 1122 unicast poll)
+        transmit,      // send packet to mac
+        drop,          // free packet and count reason
+        installed,     // key resolves to mac from now on: add its host route / next hop
+        changed,       // key's MAC is now mac: reprogram what forwards to it
+        removed,       // key resolves no longer (mac: the one it had): remove its forwarding
+    };
+    Kind kind = Kind::send_request;
+    NeighbourKey key{};
+    MacAddr mac{};
+    PacketHandle packet = nullptr;                     // transmit, drop
+    NeighbourDrop reason = NeighbourDrop::queue_full;  // drop
+    bool operator==(const NeighbourAction&) const = default;
+};
+
+// One line of `pmdctl show neighbours`.
+struct NeighbourEntry {
+    NeighbourKey key;
+    NeighbourState state = NeighbourState::incomplete;
+    std::optional<MacAddr> mac;  // none while incomplete
+    // Since it was made (incomplete), last confirmed (reachable, probe) or
+    // added (permanent).
+    uint64_t age_ms = 0;
+    uint32_t waiting = 0;   // packets
+    uint32_t requests = 0;  // sent in this resolution or probe round
+};
+
+// Every call appends its actions to `out` (never cleared here, so the caller
+// reuses one vector) and takes `now_ms` from one monotonic clock.
+class NeighbourTable {
+  public:
+    // The [l3] tunables as config_loader bounds them.
+    explicit NeighbourTable(const L3Config& cfg);
+
+    // A packet for this neighbour. A MAC: send it there now (the packet stays
+    // the caller's, no action). None: the table took the packet; it waits,
+    // or comes back in a drop action (queue_full, pushing out the oldest
+    // waiting one instead when the queue is full; table_full). A new
+    // neighbour is asked for at once (send_request).
+    std::optional<MacAddr> resolve(const NeighbourKey& key, PacketHandle packet, uint64_t now_ms,
+                                   std::vector<NeighbourAction>& out);
+
+    // An ARP packet or NS/NA carried the sender's MAC. A known neighbour
+    // takes it (RFC 826's merge: whoever it was for) and is confirmed; one
+    // resolving sends its waiting packets, oldest first. An unknown one is
+    // made only when solicited_or_for_us (a request or NS for one of our
+    // addresses, a solicited NA) and there is room. Permanent ones are never
+    // changed.
+    void learn(const NeighbourKey& key, const MacAddr& mac, uint64_t now_ms,
+               bool solicited_or_for_us, std::vector<NeighbourAction>& out);
+
+    // Retries, failures, probes and expiry that are due. Cost: the entries
+    // due, not the table, so it may run every few milliseconds.
+    void tick(uint64_t now_ms, std::vector<NeighbourAction>& out);
+
+    // A [[neighbour]]: installed, never resolved, never expires. Over a
+    // learned entry it takes its place (its waiting packets are sent). Fails
+    // when the table is full or the MAC is not a unicast one.
+    Status add_static(const NeighbourKey& key, const MacAddr& mac, uint64_t now_ms,
+                      std::vector<NeighbourAction>& out);
+
+    // Any entry, permanent too; its waiting packets are dropped (removed).
+    // False when there was none.
+    bool remove(const NeighbourKey& key, std::vector<NeighbourAction>& out);
+    // Every entry of a port that goes away; how many there were.
+    size_t remove_port(uint16_t port, std::vector<NeighbourAction>& out);
+
+    // The MAC now, for a reachable, probing or permanent neighbour.
+    std::optional<MacAddr> mac_of(const NeighbourKey& key) const;
+    // In key order.
+    std::vector<NeighbourEntry> list(uint64_t now_ms) const;
+    size_t size() const { return entries_.size(); }
+    uint64_t waiting() const { return waiting_; }  // packets, all neighbours
+    const NeighbourCounters& counters() const { return counters_; }
+
+  private:
+    // Packets waiting on one neighbour, oldest first: a ring of
+    // neighbour_queue slots, allocated while packets wait, so that resolved
+    // neighbours, the most of them, hold no memory for it.
+    struct Waiting {
+        std::vector<PacketHandle> slots;
+        uint32_t head = 0, count = 0;
+    };
+    struct Entry {
+        NeighbourState state = NeighbourState::incomplete;
+        MacAddr mac;
+        uint64_t since_ms = 0;  // see NeighbourEntry::age_ms
+        uint64_t due_ms = 0;    // the next timer; permanent ones have none
+        uint32_t requests = 0;
+        Waiting waiting;
+    };
+    using Entries = std::map<NeighbourKey, Entry>;
+
+    void schedule(Entries::iterator it, uint64_t due_ms);
+    // Drops its waiting packets for reason; the next entry.
+    Entries::iterator erase(Entries::iterator it, NeighbourDrop reason,
+                            std::vector<NeighbourAction>& out);
+    void drop_waiting(Entries::iterator it, NeighbourDrop reason,
+                      std::vector<NeighbourAction>& out);
+    void release_waiting(Entries::iterator it, std::vector<NeighbourAction>& out);
+    void confirm(Entries::iterator it, const MacAddr& mac, uint64_t now_ms,
+                 std::vector<NeighbourAction>& out);
+    void ask(Entries::iterator it, uint64_t now_ms, std::vector<NeighbourAction>& out);
+    void count_drop(NeighbourDrop reason);
+
+    uint32_t max_neighbours_;
+    uint32_t queue_len_;
+    uint32_t retries_;
+    uint64_t interval_ms_;
+    uint64_t reachable_ms_;
+    Entries entries_;
+    // (due_ms, key) of every entry with a timer: tick() visits the front.
+    std::set<std::pair<uint64_t, NeighbourKey>> timers_;
+    uint64_t waiting_ = 0;
+    NeighbourCounters counters_;
+};
+
+}  // namespace pmdfwd
