@@ -37,9 +37,6 @@ Status Appliance::build(const std::string& pool_prefix) {
     // "<prefix>_spare<port>" must fit RTE_MEMPOOL_NAMESIZE with room for ids.
     if (pool_prefix.size() + 12 >= RTE_MEMPOOL_NAMESIZE)
         return make_error("pool name prefix '" + pool_prefix + "' is too long");
-    if (cfg_.forward.mode == ForwardMode::l3)
-        return make_error("mode \"l3\": the router's data path is not in this build yet; "
-                          "--check validates an l3 config");
     if (auto st = open_telemetry_gate(); !st) return st;
     if (!cfg_.control.metrics.empty()) {
         // Listening first: an address in use fails the start before any
@@ -65,8 +62,11 @@ Status Appliance::build(const std::string& pool_prefix) {
     for (const auto& e : pools_) rte_mempool_cache_flush(nullptr, e.pool->mempool());
     for (auto& e : ports_) e.port->watch_link();
     if (auto st = create_handoff_rings(pool_prefix); !st) return st;
+    if (cfg_.forward.mode == ForwardMode::l3)
+        if (auto st = create_router(pool_prefix); !st) return st;
     if (auto st = wire_workers(); !st) return st;
     if (auto st = launch_workers(); !st) return st;
+    if (router_) router_->start();
     if (cfg_.control.capture)
         if (auto st = open_capture(); !st) return st;
     control_attach(this);
@@ -256,6 +256,21 @@ Status Appliance::wire_workers() {
             if (cfg_.forward.mode == ForwardMode::l2)
                 w->l2_header = L2Header::make(cfg_.forward.next_hop_mac.at(out.name()), out.mac());
         }
+        if (router_) {
+            w->router = router_->view();
+            w->punt = router_->punt_ring(wp.id);
+            w->rcu_id = wp.id;
+            if (cfg_.l3.icmp_rate_limit) {
+                w->icmp_interval_tsc = rte_get_tsc_hz() / cfg_.l3.icmp_rate_limit;
+                w->icmp_burst_tsc = w->icmp_interval_tsc * cfg_.l3.icmp_rate_burst;
+            }
+            for (size_t p = 0; p < wp.l3_tx_queue.size(); ++p) {
+                if (wp.l3_tx_queue[p] < 0) continue;
+                const Port& out = *ports_[p].port;
+                w->l3_tx[p] = {out.id(), uint16_t(wp.l3_tx_queue[p]), out.link_cell()};
+                w->l3_max_frame[p] = max_frame_bytes(cfg_.ports[p].mtu);
+            }
+        }
         for (const auto& sender : plan_.workers)
             if (sender.handoff_to == int(wp.id)) {
                 const Port& out = *ports_[size_t(sender.tx_port)].port;
@@ -281,6 +296,28 @@ Status Appliance::wire_workers() {
         w->stop = &stop_workers_;
         workers_[wp.id].ctx = std::move(w);
     }
+    return Ok{};
+}
+
+// Router mode: its tables, each worker's ring to the control path, and the
+// control path's own pool (audited with the others at shutdown).
+Status Appliance::create_router(const std::string& pool_prefix) {
+    // Requests, replies and ICMP errors in flight on the control TX queues.
+    constexpr uint32_t kControlPoolMbufs = 1023;
+    auto pool = Pool::create(pool_prefix + "_l3", kControlPoolMbufs, 0, cfg_.pool.data_room,
+                             SOCKET_ID_ANY, cfg_.pool.color);
+    if (!pool) return pool.error();
+    pools_.emplace_back(std::move(pool.value()));
+    std::vector<RouterPort> ports;
+    for (size_t p = 0; p < ports_.size(); ++p) {
+        const Port& port = *ports_[p].port;
+        ports.push_back({cfg_.ports[p].name, port.id(), plan_.ports[p].control_queue, port.mac(),
+                         cfg_.ports[p].addresses});
+    }
+    auto router = Router::create(cfg_, std::move(ports), unsigned(plan_.workers.size()),
+                                 SOCKET_ID_ANY, pool_prefix + "_rt", pools_.back().pool->mempool());
+    if (!router) return router.error();
+    router_ = std::move(router.value());
     return Ok{};
 }
 
@@ -376,6 +413,12 @@ ShutdownReport Appliance::shutdown() {
     stop_workers_.store(true);
     for (const auto& e : workers_)
         if (e.launched) rte_eal_wait_lcore(e.ctx->lcore);
+    // Punted packets and those waiting for a neighbour go home; nothing
+    // reads the router's tables any more.
+    if (router_) {
+        router_->stop();
+        router_.reset();
+    }
     // Bursts handed off but not yet transmitted when the workers stopped.
     for (auto& e : workers_) {
         report.handoff_drained += e.handoff.drain();

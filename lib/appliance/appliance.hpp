@@ -16,6 +16,7 @@
 #include "error.hpp"
 #include "handoff_ring.hpp"
 #include "metrics_exporter.hpp"
+#include "router.hpp"
 #include "netlog_channel.hpp"
 #include "plan.hpp"
 #include "pool.hpp"
@@ -138,6 +139,7 @@ class Appliance final : public ControlTarget {
     Status wire_workers();
     Status launch_workers();
     Status create_netlog(const std::string& pool_prefix);
+    Status create_router(const std::string& pool_prefix);
     Status open_telemetry_gate();
     Status open_capture();
     void watch_pools();
@@ -153,6 +155,7 @@ class Appliance final : public ControlTarget {
     std::vector<PoolEntry> pools_;  // the plan's pools first, then spare and log channel pools
     std::vector<PortEntry> ports_;
     std::vector<WorkerEntry> workers_;
+    std::unique_ptr<Router> router_;  // mode l3 only
     std::unique_ptr<NetlogChannel> netlog_;
     std::unique_ptr<CaptureServer> capture_;         // null: [control] capture = false
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket

@@ -250,14 +250,14 @@ inline constexpr RecordSchema kInfoRecord{
 inline constexpr RecordSchema kWorkerRecord{
     "worker", "/pmdfwd/worker",
     "One worker: what it polls and sends on, and its counters since the last clear. Each keeps "
-    "rx_pkts + handoff_in == tx_pkts + drops + handoff_out. The recycle_ fields are there with "
+    "rx_pkts + handoff_in == tx_pkts + drops + handoff_out + punted. The recycle_ fields are there with "
     "pool model recycle: the driver's counters as counted on the worker's lcore, summed over the "
     "recycle pools.",
     fields::kWorkerFields};
 inline constexpr RecordSchema kStatsRecord{
     "stats", "/pmdfwd/stats",
     "The sums over all workers since the last clear, and what is in flight: rx_pkts == tx_pkts + "
-    "drops + in_flight once traffic stops.",
+    "drops + punted + in_flight once traffic stops.",
     fields::kStatsFields};
 inline constexpr RecordSchema kLatencyRecord{
     "latency", "/pmdfwd/latency", "One worker's residence-time histogram since the last clear.",

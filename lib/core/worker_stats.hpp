@@ -1,6 +1,6 @@
 // Per-worker counters: one cache-line-aligned block written only by its worker,
 // read by the control thread through a sequence lock so every snapshot is
-// consistent: rx + handoff_in == tx + drops + handoff_out holds in each one.
+// consistent: rx + handoff_in == tx + drops + handoff_out + punted holds in each one.
 #pragma once
 
 #include <array>
@@ -40,6 +40,9 @@ class Counter {
     X(handoff_in, packets,                                                                       \
       "packets taken from other workers' handoff rings and transmitted or dropped as the "       \
       "queue's owner")                                                                           \
+    X(punted, packets,                                                                           \
+      "l3: packets handed to the control path: ARP, ND, to this router, or waiting for a "       \
+      "neighbour")                                                                               \
     X(polls, polls, "loop iterations: rx_burst calls on its queue")                              \
     X(empty_polls, polls, "polls that returned no packet and found no handoff waiting")          \
     X(busy_tsc, cycles, "TSC cycles of polls that found work")                                   \

@@ -9,6 +9,8 @@
 
 #include <cstring>
 
+#include "l3_forward.hpp"
+
 namespace pmdfwd {
 
 namespace {
@@ -19,13 +21,6 @@ constexpr size_t idx(DropReason r) { return static_cast<size_t>(r); }
 // rewritten: enough to cover a memory access at one packet per ~20 ns, few
 // enough that the lines are still in L1 when their turn comes (l3fwd uses 3).
 constexpr uint16_t kPrefetchAhead = 4;
-
-uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n) {
-    uint64_t bytes = 0;
-#pragma GCC unroll 4
-    for (uint16_t i = 0; i < n; ++i) bytes += rte_pktmbuf_pkt_len(pkts[i]);
-    return bytes;
-}
 
 // The oversize test of the burst loops, exact and branch-free: pkt_len +
 // oversize_bias(limit) has bit 63 set exactly when pkt_len > limit, so the
@@ -123,8 +118,28 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
     return drop_oversize(pkts, kept, max_frame_bytes, out);
 }
 
-// Transmits with up to `retries` extra calls; frees and counts what is left:
-// link_down while the main lcore sees the port's link down (a deleted
+// The sender never waits for the owner: what the ring cannot take is dropped.
+void hand_off(rte_ring* ring, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
+    const unsigned queued =
+        rte_ring_sp_enqueue_burst(ring, reinterpret_cast<void**>(pkts), n, nullptr);
+    out.tx_bytes = 0;  // counted by the owner when it transmits
+    out.handoff_out = queued;
+    if (unlikely(queued < n)) {
+        rte_pktmbuf_free_bulk(pkts + queued, n - queued);
+        out.drops[idx(DropReason::handoff_full)] = n - queued;
+    }
+}
+
+}  // namespace
+
+uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n) {
+    uint64_t bytes = 0;
+#pragma GCC unroll 4
+    for (uint16_t i = 0; i < n; ++i) bytes += rte_pktmbuf_pkt_len(pkts[i]);
+    return bytes;
+}
+
+// transmit (see forward.hpp): link_down while the main lcore sees the port's link down (a deleted
 // interface fails every send), tx_full otherwise.
 uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_t n,
                   BurstOutcome& out) {
@@ -141,23 +156,13 @@ uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_
     return sent;
 }
 
-// The sender never waits for the owner: what the ring cannot take is dropped.
-void hand_off(rte_ring* ring, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
-    const unsigned queued =
-        rte_ring_sp_enqueue_burst(ring, reinterpret_cast<void**>(pkts), n, nullptr);
-    out.tx_bytes = 0;  // counted by the owner when it transmits
-    out.handoff_out = queued;
-    if (unlikely(queued < n)) {
-        rte_pktmbuf_free_bulk(pkts + queued, n - queued);
-        out.drops[idx(DropReason::handoff_full)] = n - queued;
-    }
-}
-
-}  // namespace
-
 template <ForwardMode kMode>
 BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n) {
     BurstOutcome out;
+    if constexpr (kMode == ForwardMode::l3) {
+        route_burst(w, pkts, n, out);
+        return out;
+    }
     if (unlikely(!w.has_tx)) {
         out.rx_bytes = sum_pkt_len(pkts, n);
         rte_pktmbuf_free_bulk(pkts, n);
@@ -199,5 +204,6 @@ BurstOutcome transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch) {
 
 template BurstOutcome forward_burst<ForwardMode::patch>(const WorkerContext&, rte_mbuf**, uint16_t);
 template BurstOutcome forward_burst<ForwardMode::l2>(const WorkerContext&, rte_mbuf**, uint16_t);
+template BurstOutcome forward_burst<ForwardMode::l3>(const WorkerContext&, rte_mbuf**, uint16_t);
 
 }  // namespace pmdfwd

@@ -18,11 +18,18 @@ struct BurstOutcome {
     uint64_t tx_bytes = 0;
     uint64_t handoff_out = 0;
     uint64_t handoff_in = 0;
+    uint64_t punted = 0;  // l3: handed to the control path
     std::array<uint64_t, kDropReasonCount> drops{};
 };
 
 template <ForwardMode kMode>
 BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n);
+
+// Transmits with up to `retries` extra calls; frees and counts what is left
+// (link_down or tx_full). Returns how many were sent.
+uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_t n,
+                  BurstOutcome& out);
+uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n);
 
 // Takes up to one burst from each handoff ring and transmits it; `scratch`
 // holds kMaxBurst pointers. Returns packets taken in handoff_in.

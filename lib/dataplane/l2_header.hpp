@@ -6,17 +6,15 @@
 #include <cstdint>
 #include <cstring>
 
+#include "ether_frame.hpp"  // kEtherHeaderLen, kVlanTagLen
 #include "mac_addr.hpp"
 
 namespace pmdfwd {
 
-constexpr uint16_t kEtherHeaderLen = 14;
-constexpr uint16_t kVlanTagLen = 4;
-
 // The longest frame a port of this mtu sends: an mtu-sized payload behind an
 // Ethernet header and one 802.1Q tag (no FCS: mbufs do not carry it).
 constexpr uint32_t max_frame_bytes(uint16_t mtu) {
-    return uint32_t(mtu) + kEtherHeaderLen + kVlanTagLen;
+    return uint32_t(mtu + kEtherHeaderLen + kVlanTagLen);
 }
 
 struct L2Header {

@@ -10,6 +10,7 @@
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_rcu_qsbr.h>
 
 #include "forward.hpp"
 #include "netlog_sink.hpp"
@@ -35,6 +36,7 @@ void account(PendingCounts& p, const BurstOutcome& out) {
     p.tx_bytes += out.tx_bytes;
     p.handoff_out += out.handoff_out;
     p.handoff_in += out.handoff_in;
+    p.punted += out.punted;
     for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += out.drops[i];
 }
 
@@ -99,7 +101,11 @@ void poll_loop(WorkerContext& w) {
     unsigned idle_since_publish = 0;
     uint64_t prev_tsc = rte_rdtsc();
     w.beat.tsc.store(prev_tsc, std::memory_order_relaxed);
+    if constexpr (kMode == ForwardMode::l3) rte_rcu_qsbr_thread_online(w.router.rcu, w.rcu_id);
     while (!w.stop->load(std::memory_order_relaxed)) {
+        // Between two iterations it holds no next hop: a removed one may go
+        // once every worker has been here (a store to its own line).
+        if constexpr (kMode == ForwardMode::l3) rte_rcu_qsbr_quiescent(w.router.rcu, w.rcu_id);
         // Bursts handed over by other workers go first: they have waited
         // longest. Any packet handled before the main rx_burst makes the poll
         // a busy one.
@@ -162,6 +168,7 @@ void poll_loop(WorkerContext& w) {
         }
     }
     flush_deferred_frees(w);
+    if constexpr (kMode == ForwardMode::l3) rte_rcu_qsbr_thread_offline(w.router.rcu, w.rcu_id);
     idle_stop(w, idle);
     // What only this lcore can reach goes where the main lcore can: port
     // drains at shutdown allocate there.
@@ -192,10 +199,17 @@ int worker_main(void* arg) {
 #ifdef PMDFWD_TEST_HOOKS
     load_test_stall(w);
 #endif
-    if (w.mode == ForwardMode::l2)
-        run<ForwardMode::l2>(w);
-    else
-        run<ForwardMode::patch>(w);
+    switch (w.mode) {
+        case ForwardMode::l2:
+            run<ForwardMode::l2>(w);
+            break;
+        case ForwardMode::l3:
+            run<ForwardMode::l3>(w);
+            break;
+        case ForwardMode::patch:
+            run<ForwardMode::patch>(w);
+            break;
+    }
     return 0;
 }
 

@@ -15,6 +15,7 @@ struct rte_ring;
 #include "config.hpp"
 #include "histogram.hpp"
 #include "l2_header.hpp"
+#include "l3_next_hop.hpp"
 #include "link_state.hpp"
 #include "loop_phase.hpp"
 #include "recycle_mempool.hpp"
@@ -89,6 +90,15 @@ struct alignas(64) WorkerContext {
     bool latency = true;  // keep the residence histogram
     ForwardMode mode = ForwardMode::patch;
     L2Header l2_header;
+    // l3 mode: the router's tables, and the ring to the control path (this
+    // worker the only producer).
+    RouterView router;
+    rte_ring* punt = nullptr;
+    unsigned rcu_id = 0;  // its thread id in router.rcu
+    // Packets that earn an ICMP error reach the control path at most once
+    // per icmp_interval_tsc, icmp_burst_tsc worth saved up (0: never).
+    uint64_t icmp_interval_tsc = 0;
+    uint64_t icmp_burst_tsc = 0;
     uint64_t idle_polls = UINT64_MAX;    // empty polls in a row before backing off (busy: never)
     uint64_t stall_cycles = UINT64_MAX;  // [control] stall_us in TSC cycles
     // Read-only after launch; read at start, stop and in the idle back-off.
@@ -98,7 +108,8 @@ struct alignas(64) WorkerContext {
     unsigned lcore = 0;
     rte_mempool* pool = nullptr;  // its rx queue's pool
     bool pool_recycles = false;
-    mutable TestStall test_stall;  // test hook builds: the worker disarms it
+    mutable TestStall test_stall;   // test hook builds: the worker disarms it
+    mutable uint64_t icmp_tat = 0;  // l3: when the next ICMP error punt is due (GCRA)
 
     // Written only by the worker (mutable: the loop's helpers take the
     // context const, and mark their phase on it).
@@ -111,6 +122,11 @@ struct alignas(64) WorkerContext {
     // Per packet received: the time from its rx burst to the end of that
     // burst's transmit, in TSC cycles.
     alignas(64) Histogram residence;
+
+    // l3 mode, read-only after launch: its own TX queue on each port (by
+    // config port index) and the longest frame each port takes.
+    TxTarget l3_tx[kMaxPorts];
+    uint32_t l3_max_frame[kMaxPorts] = {};
 
     // Read-only after launch; read only when their counts are not zero.
     HandoffIn handoff_in[kMaxWorkers];  // bursts other workers hand to this one

@@ -1,0 +1,32 @@
+// What router mode's control path counts, declared once: X(name, unit,
+// help). The l3 record shows each; the metrics export them. Pure.
+#pragma once
+
+#include <cstdint>
+
+namespace pmdfwd {
+
+#define PMDFWD_ROUTER_COUNTERS(X)                                                                \
+    X(punts, packets, "packets the workers handed to the control path")                          \
+    X(arp_requests_answered, packets, "ARP requests for one of our addresses, answered")         \
+    X(arp_ignored, packets, "ARP packets neither for our addresses nor answering our requests")  \
+    X(nd_solicitations_answered, packets, "neighbour solicitations for our addresses, answered") \
+    X(nd_ignored, packets, "neighbour discovery packets not for us or malformed")                \
+    X(echo_replies, packets, "ICMP and ICMPv6 echo requests to our addresses, answered")         \
+    X(to_us_dropped, packets,                                                                    \
+      "packets to our addresses that are no echo request (UDP gets port unreachable)")           \
+    X(icmp_errors_sent, packets, "ICMP time exceeded and unreachable messages sent")             \
+    X(icmp_errors_vetoed, packets,                                                               \
+      "ICMP errors not sent because RFC 1812 / RFC 4443 forbid one about that packet")           \
+    X(icmp_errors_rate_limited, packets, "ICMP errors not sent for l3.icmp_rate_limit")          \
+    X(resolved_sent, packets, "packets that waited for a neighbour and were then sent")          \
+    X(control_tx_failed, packets, "frames of the control path its TX queue did not take")        \
+    X(control_alloc_failed, packets, "frames of the control path without a buffer")
+
+struct RouterCounters {
+#define PMDFWD_ROUTER_COUNTER_FIELD(name, unit, help) uint64_t name = 0;
+    PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_COUNTER_FIELD)
+#undef PMDFWD_ROUTER_COUNTER_FIELD
+};
+
+}  // namespace pmdfwd

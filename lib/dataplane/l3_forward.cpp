@@ -1,0 +1,252 @@
+// Router mode's burst path (see l3_forward.hpp). Runs on worker lcores: no
+// locks, no allocation; the tables are read under RCU (the loop reports its
+// quiescent state between bursts). Drops: no_route, ttl_expired, bad_header,
+// not_ip, oversize, punt_full, and those of transmit.
+#include "l3_forward.hpp"
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
+#include <rte_prefetch.h>
+#include <rte_ring.h>
+
+#include <cstring>
+#include <span>
+
+#include "ip_checksum.hpp"
+#include "l3_header.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+constexpr size_t idx(DropReason r) { return static_cast<size_t>(r); }
+
+// Packets classified and looked up together: what rte_fib's bulk lookup
+// takes at once without a long stack of addresses.
+constexpr uint16_t kChunk = 64;
+constexpr uint16_t kPrefetchAhead = 4;
+
+// What classification decided for one packet.
+enum class Step : uint8_t { lookup_v4, lookup_v6, punt, drop };
+
+struct Classified {
+    Step step;
+    bool ttl_expired;    // look up first: TTL 1 to our own address is still ours
+    uint16_t l3_offset;  // 14, or 18 behind a VLAN tag
+    DropReason drop;     // Step::drop
+};
+
+// An untagged IPv4 packet with a 20-byte header, TTL > 1 and a good
+// checksum: nearly all traffic, told apart without leaving this function.
+inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, bool cksum_good) {
+    if (seg_len < 34) return false;
+    uint16_t type;
+    std::memcpy(&type, f + 12, 2);
+    if (type != rte_cpu_to_be_16(0x0800) || f[14] != 0x45 || f[14 + 8] <= 1) return false;
+    const uint32_t total = uint32_t(f[16]) << 8 | f[17];
+    if (total < 20 || total + 14 > pkt_len) return false;
+    return cksum_good || ipv4_header_checksum(f + 14, 20) == 0;
+}
+
+Classified classify(const rte_mbuf* m, const uint8_t* f) {
+    const bool cksum_good =
+        (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+    if (likely(plain_ipv4(f, m->data_len, m->pkt_len, cksum_good)))
+        return {Step::lookup_v4, false, 14, DropReason::count};
+    const L3Header h =
+        parse_l3_header(std::span<const uint8_t>(f, m->data_len), m->pkt_len, cksum_good);
+    switch (h.verdict) {
+        case L3Verdict::forward_v4:
+            return {Step::lookup_v4, false, h.l3_offset, DropReason::count};
+        case L3Verdict::forward_v6:
+            return {Step::lookup_v6, false, h.l3_offset, DropReason::count};
+        case L3Verdict::ttl_expired:
+            return {h.ethertype == 0x0800 ? Step::lookup_v4 : Step::lookup_v6, true, h.l3_offset,
+                    DropReason::count};
+        case L3Verdict::control:
+            return {Step::punt, false, h.l3_offset, DropReason::count};
+        case L3Verdict::not_ip:
+            return {Step::drop, false, h.l3_offset, DropReason::not_ip};
+        case L3Verdict::bad_header:
+            break;
+    }
+    return {Step::drop, false, h.l3_offset, DropReason::bad_header};
+}
+
+// ICMP errors are the control path's to send, at l3.icmp_rate_limit; a
+// worker passes it at most that many a second too (GCRA on the TSC, read
+// only here), so a flood of unroutable packets costs the ring nothing.
+bool may_punt_error(const WorkerContext& w) {
+    if (w.icmp_interval_tsc == 0) return false;
+    const uint64_t now = rte_rdtsc();
+    uint64_t& tat = w.icmp_tat;
+    const uint64_t earliest = tat > w.icmp_burst_tsc ? tat - w.icmp_burst_tsc : 0;
+    if (now < earliest) return false;
+    tat = (tat > now ? tat : now) + w.icmp_interval_tsc;
+    return true;
+}
+
+// Per-port output lists and the punt list of one chunk.
+struct Outputs {
+    rte_mbuf* by_port[kMaxPorts][kChunk];
+    uint16_t count[kMaxPorts];
+    uint32_t used_ports;  // bit p: by_port[p] holds packets
+    rte_mbuf* punt[kChunk];
+    uint16_t punts;
+};
+
+void drop(rte_mbuf* m, DropReason why, BurstOutcome& out) {
+    out.drops[idx(why)]++;
+    rte_pktmbuf_free(m);
+}
+
+void punt(rte_mbuf* m, PuntReason why, Outputs& o) {
+    m->hash.usr = uint32_t(why);
+    o.punt[o.punts++] = m;
+}
+
+// A dropped packet that earns an ICMP error goes to the control path when
+// the worker's share of the rate allows; counted as the drop either way.
+void drop_with_error(const WorkerContext& w, rte_mbuf* m, DropReason why, PuntReason error,
+                     Outputs& o, BurstOutcome& out) {
+    out.drops[idx(why)]++;
+    if (may_punt_error(w)) {
+        m->hash.usr = uint32_t(error);
+        o.punt[o.punts++] = m;
+        return;
+    }
+    rte_pktmbuf_free(m);
+}
+
+// The routed packet leaves: TTL or hop limit down by one, MACs from the
+// next hop, a VLAN tag taken off (routed ports are untagged).
+void rewrite(rte_mbuf* m, uint8_t* f, uint16_t l3_offset, bool v4, const NextHop& nh) {
+    if (v4)
+        decrement_ttl(f + l3_offset);
+    else
+        decrement_hop_limit(f + l3_offset);
+    if (unlikely(l3_offset != 14)) f = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(m, 4));
+    std::memcpy(f, nh.dst_src, 12);
+}
+
+void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
+                 BurstOutcome& out) {
+    Classified c[kChunk];
+    uint32_t v4[kChunk];
+    uint8_t v6[kChunk][16];
+    uint64_t v4_nh[kChunk], v6_nh[kChunk];
+    uint16_t n4 = 0, n6 = 0;
+    for (uint16_t i = 0; i < n; ++i) {
+        if (i + kPrefetchAhead < n)
+            rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
+        const uint8_t* f = rte_pktmbuf_mtod(pkts[i], const uint8_t*);
+        c[i] = classify(pkts[i], f);
+        if (c[i].step == Step::lookup_v4) {
+            uint32_t dst;
+            std::memcpy(&dst, f + c[i].l3_offset + 16, 4);
+            v4[n4++] = rte_be_to_cpu_32(dst);
+        } else if (c[i].step == Step::lookup_v6) {
+            std::memcpy(v6[n6++], f + c[i].l3_offset + 24, 16);
+        }
+    }
+    if (n4) rte_fib_lookup_bulk(w.router.fib4, v4, v4_nh, n4);
+    if (n6) rte_fib6_lookup_bulk(w.router.fib6, v6, v6_nh, n6);
+    uint16_t k4 = 0, k6 = 0;
+    for (uint16_t i = 0; i < n; ++i) {
+        rte_mbuf* m = pkts[i];
+        const Classified& ci = c[i];
+        if (ci.step == Step::drop) {
+            drop(m, ci.drop, out);
+            continue;
+        }
+        if (ci.step == Step::punt) {
+            out.punted++;
+            punt(m, PuntReason::neighbour, o);
+            continue;
+        }
+        const bool v4_pkt = ci.step == Step::lookup_v4;
+        const uint64_t nh_index = v4_pkt ? v4_nh[k4++] : v6_nh[k6++];
+        const NextHop& nh = w.router.next_hops[nh_index];
+        switch (nh.kind) {
+            case NextHopKind::forward: {
+                if (unlikely(ci.ttl_expired)) {
+                    drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o,
+                                    out);
+                    break;
+                }
+                const uint8_t p = nh.port;
+                if (unlikely(m->pkt_len - (ci.l3_offset - 14u) > w.l3_max_frame[p])) {
+                    drop(m, DropReason::oversize, out);
+                    break;
+                }
+                rewrite(m, rte_pktmbuf_mtod(m, uint8_t*), ci.l3_offset, v4_pkt, nh);
+                o.by_port[p][o.count[p]++] = m;
+                o.used_ports |= 1u << p;
+                break;
+            }
+            case NextHopKind::local:
+                out.punted++;
+                punt(m, PuntReason::to_us, o);
+                break;
+            case NextHopKind::resolve:
+                if (unlikely(ci.ttl_expired)) {
+                    drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o,
+                                    out);
+                    break;
+                }
+                out.punted++;
+                punt(m, PuntReason::no_neighbour, o);
+                break;
+            case NextHopKind::unreachable:
+                drop_with_error(w, m, DropReason::no_route, PuntReason::unreachable, o, out);
+                break;
+        }
+    }
+}
+
+// The punts of a burst in one enqueue; what the ring cannot take is freed.
+// A punt counted as a drop (an ICMP error's packet) stays a drop.
+void flush_punts(const WorkerContext& w, Outputs& o, BurstOutcome& out) {
+    if (o.punts == 0) return;
+    const unsigned queued =
+        rte_ring_sp_enqueue_burst(w.punt, reinterpret_cast<void**>(o.punt), o.punts, nullptr);
+    for (unsigned i = queued; i < o.punts; ++i) {
+        rte_mbuf* m = o.punt[i];
+        const auto why = PuntReason(m->hash.usr);
+        if (why != PuntReason::time_exceeded && why != PuntReason::unreachable) {
+            out.punted--;
+            out.drops[idx(DropReason::punt_full)]++;
+        }
+        rte_pktmbuf_free(m);
+    }
+    o.punts = 0;
+}
+
+}  // namespace
+
+void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
+    Outputs o;
+    o.used_ports = 0;
+    o.punts = 0;
+    std::memset(o.count, 0, sizeof o.count);
+    uint64_t rx_bytes = 0;
+    for (uint16_t i = 0; i < n; ++i) rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+    out.rx_bytes = rx_bytes;
+    for (uint16_t first = 0; first < n; first += kChunk) {
+        const auto len = uint16_t(n - first < kChunk ? n - first : kChunk);
+        route_chunk(w, pkts + first, len, o, out);
+        flush_punts(w, o, out);
+        enter_phase(w, LoopPhase::tx);
+        for (uint32_t ports = o.used_ports; ports != 0; ports &= ports - 1) {
+            const unsigned p = unsigned(__builtin_ctz(ports));
+            out.tx_bytes += sum_pkt_len(o.by_port[p], o.count[p]);
+            transmit(w.l3_tx[p], w.tx_retries, o.by_port[p], o.count[p], out);
+            o.count[p] = 0;
+        }
+        o.used_ports = 0;
+    }
+}
+
+}  // namespace pmdfwd

@@ -1,0 +1,26 @@
+// Router mode's burst path for one worker: classify each frame, look the
+// destinations up in bulk, rewrite and send on the route's port, hand what
+// is the control path's (ARP, ND, to us, waiting for a neighbour) to it over
+// the worker's punt ring, and drop the rest by reason. Runs on worker lcores.
+// Contract: every mbuf handed in is transmitted, punted, or freed and counted.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include "forward.hpp"
+
+namespace pmdfwd {
+
+// Why a packet went to the control path, in its mbuf's hash.usr (the
+// worker owns the mbuf after rx; no device reads the field on transmit).
+enum class PuntReason : uint32_t {
+    neighbour = 1,  // ARP or neighbour discovery
+    to_us,          // addressed to one of this router's addresses
+    no_neighbour,   // its next hop's MAC is not known yet
+    time_exceeded,  // dropped as ttl_expired: the control path may answer with ICMP
+    unreachable,    // dropped as no_route: likewise
+};
+
+void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out);
+
+}  // namespace pmdfwd

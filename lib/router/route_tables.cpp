@@ -1,0 +1,151 @@
+// The router's forwarding tables (see route_tables.hpp). Control side:
+// created on the main lcore before the workers start; changed by one thread
+// at a time under the Router's lock.
+#include "route_tables.hpp"
+
+#include <rte_errno.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include <algorithm>
+#include <atomic>
+
+namespace pmdfwd {
+
+namespace {
+
+// Next hops are 2-byte values in both tables: DIR24_8 and the trie keep
+// one bit of each entry for themselves, so 32767 is the largest index.
+constexpr uint32_t kMaxNextHops = 32767;
+// Groups of 256 entries for the prefixes longer than /24: one per /24 that
+// holds a longer route (a neighbour's host route, say) in IPv4; IPv6 host
+// routes need up to 13 each. 2 MiB and 4 MiB of tables.
+constexpr uint32_t kTbl8v4 = 4096;
+constexpr uint32_t kTbl8v6 = 8192;
+
+std::string dpdk_error(const char* what) {
+    return std::string(what) + " failed: " + rte_strerror(rte_errno);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& name,
+                                                           const L3Config& cfg, unsigned workers,
+                                                           int socket) {
+    std::unique_ptr<RouterTables> t(new RouterTables());
+    // Every neighbour's next hop, one per port for its subnet and its own
+    // address, and as many again waiting for reclamation after a change.
+    t->capacity_ = std::min<uint32_t>(kMaxNextHops, 2 * (cfg.max_neighbours + 64));
+    t->next_hops_ = static_cast<NextHop*>(
+        rte_zmalloc_socket((name + "_nh").c_str(), sizeof(NextHop) * t->capacity_, 64, socket));
+    if (!t->next_hops_)
+        return make_error("l3: cannot allocate " + std::to_string(t->capacity_) +
+                          " next hops: raise eal.memory_mb");
+    t->next_hops_[kUnreachableNextHop] = NextHop{};
+    for (uint32_t i = t->capacity_ - 1; i > kUnreachableNextHop; --i) t->free_.push_back(i);
+
+    rte_fib_conf c4{};
+    c4.type = RTE_FIB_DIR24_8;
+    c4.default_nh = kUnreachableNextHop;
+    c4.max_routes = int(cfg.max_routes);
+    c4.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
+    c4.dir24_8.num_tbl8 = kTbl8v4;
+    t->fib4_ = rte_fib_create((name + "_v4").c_str(), socket, &c4);
+    if (!t->fib4_)
+        return make_error("l3: " + dpdk_error("rte_fib_create") +
+                          " (the IPv4 table takes about 40 MiB: raise eal.memory_mb)");
+    rte_fib6_conf c6{};
+    c6.type = RTE_FIB6_TRIE;
+    c6.default_nh = kUnreachableNextHop;
+    c6.max_routes = int(cfg.max_routes);
+    c6.trie.nh_sz = RTE_FIB6_TRIE_2B;
+    c6.trie.num_tbl8 = kTbl8v6;
+    t->fib6_ = rte_fib6_create((name + "_v6").c_str(), socket, &c6);
+    if (!t->fib6_)
+        return make_error("l3: " + dpdk_error("rte_fib6_create") +
+                          " (the IPv6 table takes about 40 MiB: raise eal.memory_mb)");
+
+    const size_t rcu_size = rte_rcu_qsbr_get_memsize(workers);
+    t->rcu_ = static_cast<rte_rcu_qsbr*>(
+        rte_zmalloc_socket((name + "_rcu").c_str(), rcu_size, RTE_CACHE_LINE_SIZE, socket));
+    if (!t->rcu_ || rte_rcu_qsbr_init(t->rcu_, workers) != 0)
+        return make_error("l3: " + dpdk_error("rte_rcu_qsbr_init"));
+    for (unsigned id = 0; id < workers; ++id)
+        if (rte_rcu_qsbr_thread_register(t->rcu_, id) != 0)
+            return make_error("l3: " + dpdk_error("rte_rcu_qsbr_thread_register"));
+    return t;
+}
+
+RouterTables::~RouterTables() {
+    if (fib6_) rte_fib6_free(fib6_);
+    if (fib4_) rte_fib_free(fib4_);
+    rte_free(rcu_);
+    rte_free(next_hops_);
+}
+
+Result<uint32_t> RouterTables::add_next_hop(const NextHop& nh) {
+    if (free_.empty()) {
+        reclaim();
+        if (free_.empty())
+            return make_error("l3: all " + std::to_string(capacity_) + " next hops are in use (" +
+                              std::to_string(retired_.size()) +
+                              " waiting for the workers to pass a quiescent point)");
+    }
+    const uint32_t index = free_.back();
+    free_.pop_back();
+    next_hops_[index] = nh;
+    // The entry is complete in memory before set_route publishes its index.
+    std::atomic_thread_fence(std::memory_order_release);
+    return index;
+}
+
+void RouterTables::retire_next_hop(uint32_t index) {
+    if (index == kUnreachableNextHop) return;
+    retired_.push_back({rte_rcu_qsbr_start(rcu_), index});
+}
+
+void RouterTables::reclaim() {
+    while (!retired_.empty() && rte_rcu_qsbr_check(rcu_, retired_.front().token, false) == 1) {
+        free_.push_back(retired_.front().index);
+        retired_.pop_front();
+    }
+}
+
+Status RouterTables::set_route(const IpPrefix& prefix, uint32_t next_hop) {
+    const int rc = prefix.address.family == IpFamily::v4
+                       ? rte_fib_add(fib4_, prefix.address.v4_host_order(), prefix.length, next_hop)
+                       : rte_fib6_add(fib6_, prefix.address.bytes.data(), prefix.length, next_hop);
+    if (rc != 0)
+        return make_error("l3: cannot add route " + prefix.to_string() + ": " +
+                              (rc == -ENOSPC ? std::string("the table is full (l3.max_routes)")
+                                             : std::string(rte_strerror(-rc))),
+                          rc);
+    return Ok{};
+}
+
+Status RouterTables::delete_route(const IpPrefix& prefix) {
+    const int rc = prefix.address.family == IpFamily::v4
+                       ? rte_fib_delete(fib4_, prefix.address.v4_host_order(), prefix.length)
+                       : rte_fib6_delete(fib6_, prefix.address.bytes.data(), prefix.length);
+    if (rc != 0)
+        return make_error(
+            "l3: cannot delete route " + prefix.to_string() + ": " + rte_strerror(-rc), rc);
+    return Ok{};
+}
+
+uint32_t RouterTables::lookup(const IpAddress& address) const {
+    uint64_t nh = kUnreachableNextHop;
+    if (address.family == IpFamily::v4) {
+        uint32_t ip = address.v4_host_order();
+        rte_fib_lookup_bulk(fib4_, &ip, &nh, 1);
+    } else {
+        uint8_t ip[1][16];
+        std::copy(address.bytes.begin(), address.bytes.end(), ip[0]);
+        rte_fib6_lookup_bulk(fib6_, ip, &nh, 1);
+    }
+    return uint32_t(nh);
+}
+
+}  // namespace pmdfwd

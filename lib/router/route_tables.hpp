@@ -1,0 +1,69 @@
+// The router's forwarding tables: rte_fib (IPv4, DIR24_8) and rte_fib6
+// (IPv6, trie) mapping prefixes to next-hop indexes, the next-hop table the
+// workers read, and the RCU variable that tells when a next hop no worker
+// can still hold may be reused. Workers only read (RouterView); every change
+// is made by one control thread at a time, under the Router's lock.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "ip_prefix.hpp"
+#include "l3_config.hpp"
+#include "l3_next_hop.hpp"
+
+namespace pmdfwd {
+
+class RouterTables {
+  public:
+    // `workers`: the RCU thread ids 0..workers-1 the workers report on.
+    static Result<std::unique_ptr<RouterTables>> create(const std::string& name,
+                                                        const L3Config& cfg, unsigned workers,
+                                                        int socket);
+    ~RouterTables();
+    RouterTables(const RouterTables&) = delete;
+    RouterTables& operator=(const RouterTables&) = delete;
+
+    RouterView view() const { return {fib4_, fib6_, next_hops_, rcu_}; }
+
+    // A new next hop, written before any route can point at it; an error
+    // when all capacity() entries are in use or waiting to be reclaimed.
+    Result<uint32_t> add_next_hop(const NextHop& nh);
+    // No route points at `index` any more: it is reused once every worker
+    // has passed a quiescent point (reclaim()).
+    void retire_next_hop(uint32_t index);
+    // Frees the retired next hops no worker can hold now; never waits.
+    void reclaim();
+    const NextHop& next_hop(uint32_t index) const { return next_hops_[index]; }
+    uint32_t capacity() const { return capacity_; }
+    uint32_t in_use() const { return capacity_ - uint32_t(free_.size()); }
+    size_t retired() const { return retired_.size(); }
+
+    // Adds the prefix, or points it at another next hop (one store per
+    // table entry, so a lookup sees the old next hop or the new one).
+    Status set_route(const IpPrefix& prefix, uint32_t next_hop);
+    Status delete_route(const IpPrefix& prefix);
+    // The next hop a lookup of `address` gives now (control side: show, ping).
+    uint32_t lookup(const IpAddress& address) const;
+
+  private:
+    RouterTables() = default;
+
+    rte_fib* fib4_ = nullptr;
+    rte_fib6* fib6_ = nullptr;
+    NextHop* next_hops_ = nullptr;
+    rte_rcu_qsbr* rcu_ = nullptr;
+    uint32_t capacity_ = 0;
+    std::vector<uint32_t> free_;  // indexes to hand out, last first
+    struct Retired {
+        uint64_t token;
+        uint32_t index;
+    };
+    std::deque<Retired> retired_;  // in retirement order, so tokens only grow
+};
+
+}  // namespace pmdfwd

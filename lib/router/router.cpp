@@ -1,0 +1,613 @@
+// Router mode's control path (see router.hpp). Its own thread, or a test:
+// never a worker. Every packet it takes from a punt ring is sent (a reply,
+// or forwarded once its neighbour resolved) or freed and counted.
+#include "router.hpp"
+
+#include <rte_ethdev.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "arp_packet.hpp"
+#include "icmp_packet.hpp"
+#include "ip_checksum.hpp"
+#include "l3_forward.hpp"
+#include "l3_header.hpp"
+#include "nd_packet.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+// How often the thread looks at the punt rings: an ARP reply or a ping of
+// the router waits this long at most, and a burst of punts of a ring's size
+// arrives in less time than a full ring takes at line rate.
+constexpr auto kPollPeriod = std::chrono::milliseconds(1);
+constexpr unsigned kDequeueBurst = 64;
+
+uint64_t now_ms() {
+    return uint64_t(std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now().time_since_epoch())
+                        .count());
+}
+
+std::span<uint8_t> frame_of(rte_mbuf* m) {
+    return {rte_pktmbuf_mtod(m, uint8_t*), rte_pktmbuf_data_len(m)};
+}
+
+IpAddress v4_address(Ipv4Addr a) {
+    IpAddress ip;
+    ip.family = IpFamily::v4;
+    ip.bytes[0] = uint8_t(a.host_order >> 24);
+    ip.bytes[1] = uint8_t(a.host_order >> 16);
+    ip.bytes[2] = uint8_t(a.host_order >> 8);
+    ip.bytes[3] = uint8_t(a.host_order);
+    return ip;
+}
+
+Ipv4Addr v4_of(const IpAddress& a) { return Ipv4Addr{a.v4_host_order()}; }
+
+IpPrefix host_prefix(const IpAddress& a) { return IpPrefix{a, uint8_t(a.bits())}; }
+
+std::string key_text(const NeighbourKey& key) {
+    return std::to_string(key.port) + "/" + key.address.to_string();
+}
+
+// The destination address of the IP packet behind the frame's headers.
+std::optional<IpAddress> destination_of(const rte_mbuf* m) {
+    const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
+    const L3Header h = parse_l3_header({f, rte_pktmbuf_data_len(m)}, m->pkt_len, true);
+    IpAddress a;
+    if (h.ethertype == kEtherTypeIpv4 && h.l3_header_len) {
+        std::memcpy(a.bytes.data(), f + h.l3_offset + 16, 4);
+        return a;
+    }
+    if (h.ethertype == kEtherTypeIpv6 && h.l3_header_len) {
+        a.family = IpFamily::v6;
+        std::memcpy(a.bytes.data(), f + h.l3_offset + 24, 16);
+        return a;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+Router::Router(const Config& cfg, std::vector<RouterPort> ports)
+    : cfg_(cfg),
+      ports_(std::move(ports)),
+      neighbours_(cfg.l3),
+      icmp_bucket_(cfg.l3.icmp_rate_limit, cfg.l3.icmp_rate_burst) {}
+
+Router::~Router() {
+    stop();
+    for (rte_ring* r : punt_rings_) rte_ring_free(r);
+}
+
+Result<std::unique_ptr<Router>> Router::create(const Config& cfg, std::vector<RouterPort> ports,
+                                               unsigned workers, int socket,
+                                               const std::string& name, rte_mempool* pool) {
+    std::unique_ptr<Router> r(new Router(cfg, std::move(ports)));
+    r->pool_ = pool;
+    if (auto st = r->build(workers, socket, name); !st) return st.error();
+    return r;
+}
+
+Status Router::build(unsigned workers, int socket, const std::string& name) {
+    port_of_id_.assign(RTE_MAX_ETHPORTS, -1);
+    for (size_t p = 0; p < ports_.size(); ++p) port_of_id_[ports_[p].port_id] = int(p);
+    auto tables = RouterTables::create(name, cfg_.l3, workers, socket);
+    if (!tables) return tables.error();
+    tables_ = std::move(tables.value());
+    for (unsigned w = 0; w < workers; ++w) {
+        const std::string ring = name + "_punt" + std::to_string(w);
+        rte_ring* r =
+            rte_ring_create(ring.c_str(), cfg_.l3.punt_ring, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
+        if (!r)
+            return make_error("l3: cannot create punt ring '" + ring +
+                              "': " + rte_strerror(rte_errno));
+        punt_rings_.push_back(r);
+    }
+    return program_config();
+}
+
+// Connected subnets resolve on their port, our addresses are local, static
+// neighbours are resolved from the start, static routes follow them.
+Status Router::program_config() {
+    std::lock_guard lock(mutex_);
+    NextHop local;
+    local.kind = NextHopKind::local;
+    auto hop = tables_->add_next_hop(local);
+    if (!hop) return hop.error();
+    local_hop_ = hop.value();
+    resolve_hops_.assign(ports_.size(), kUnreachableNextHop);
+    for (size_t p = 0; p < ports_.size(); ++p) {
+        if (ports_[p].addresses.empty()) continue;
+        NextHop resolve;
+        resolve.kind = NextHopKind::resolve;
+        resolve.port = uint8_t(p);
+        auto r = tables_->add_next_hop(resolve);
+        if (!r) return r.error();
+        resolve_hops_[p] = r.value();
+        for (const auto& a : ports_[p].addresses) {
+            if (auto st = install({a.network(), Origin::connected, {}, int(p)}); !st) return st;
+            if (auto st = install({host_prefix(a.address), Origin::local, {}, int(p)}); !st)
+                return st;
+        }
+    }
+    for (const auto& n : cfg_.neighbours) {
+        const int p = int(std::find_if(ports_.begin(), ports_.end(),
+                                       [&](const RouterPort& rp) { return rp.name == n.port; }) -
+                          ports_.begin());
+        if (auto st = neighbours_.add_static({uint16_t(p), n.address}, n.mac, now_ms(), actions_);
+            !st)
+            return st;
+    }
+    apply(actions_);
+    for (const auto& r : cfg_.routes) {
+        int p = -1;
+        for (size_t i = 0; i < ports_.size(); ++i)
+            if (ports_[i].name == r.port) p = int(i);
+        if (p < 0 && r.via)
+            for (size_t i = 0; i < ports_.size() && p < 0; ++i)
+                for (const auto& a : ports_[i].addresses)
+                    if (contains(a, *r.via)) p = int(i);
+        if (auto st = install({r.prefix, Origin::static_route, r.via, p}); !st) return st;
+    }
+    return Ok{};
+}
+
+// The next hop a route takes now: its neighbour's if resolved, else the
+// port's "resolve" hop (the control path then resolves the neighbour).
+uint32_t Router::next_hop_for(const RibRoute& r) const {
+    switch (r.origin) {
+        case Origin::local:
+            return local_hop_;
+        case Origin::connected:
+            return resolve_hops_[size_t(r.port)];
+        default:
+            break;
+    }
+    if (r.via) {
+        const auto a = adjacencies_.find(key_text({uint16_t(r.port), *r.via}));
+        if (a != adjacencies_.end()) return a->second.next_hop;
+    }
+    return resolve_hops_[size_t(r.port)];
+}
+
+Status Router::install(RibRoute route) {
+    route.next_hop = next_hop_for(route);
+    if (auto st = tables_->set_route(route.prefix, route.next_hop); !st) return st;
+    rib_[route.prefix.to_string()] = route;
+    return Ok{};
+}
+
+const Router::RibRoute* Router::longest_match(const IpAddress& address) const {
+    for (int len = int(address.bits()); len >= 0; --len) {
+        const IpPrefix p = IpPrefix{address, uint8_t(len)}.network();
+        const auto it = rib_.find(p.to_string());
+        if (it != rib_.end()) return &it->second;
+    }
+    return nullptr;
+}
+
+int Router::port_index_of(uint16_t port_id) const {
+    return port_id < port_of_id_.size() ? port_of_id_[port_id] : -1;
+}
+
+// One of the port's addresses of that family: the one whose subnet holds
+// `near` if any, else the first.
+const IpAddress* Router::address_on(int port, IpFamily family, const IpAddress* near) const {
+    if (port < 0) return nullptr;
+    const IpAddress* first = nullptr;
+    for (const auto& a : ports_[size_t(port)].addresses) {
+        if (a.address.family != family) continue;
+        if (near && contains(a, *near)) return &a.address;
+        if (!first) first = &a.address;
+    }
+    return first;
+}
+
+Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
+                         const std::string& port_name) {
+    if (prefix.host_bits_set())
+        return make_error("'" + prefix.to_string() + "' has host bits set; the prefix is '" +
+                          prefix.network().to_string() + "'");
+    std::lock_guard lock(mutex_);
+    int port = -1;
+    for (size_t i = 0; i < ports_.size(); ++i)
+        if (ports_[i].name == port_name) port = int(i);
+    if (!port_name.empty() && port < 0) return make_error("no port '" + port_name + "'");
+    if (via) {
+        if (via->family != prefix.address.family)
+            return make_error("via '" + via->to_string() + "' is not of the prefix's family");
+        const RibRoute* connected = nullptr;
+        for (const auto& [k, r] : rib_)
+            if (r.origin == Origin::connected && contains(r.prefix, *via) &&
+                (port < 0 || r.port == port))
+                connected = &r;
+        if (!connected)
+            return make_error("via '" + via->to_string() + "' is on no connected subnet" +
+                              (port >= 0 ? " of port '" + port_name + "'" : std::string()));
+        port = connected->port;
+    } else if (port < 0 || !address_on(port, prefix.address.family, nullptr)) {
+        return make_error("a route without via needs a port with an address of its family");
+    }
+    const auto it = rib_.find(prefix.to_string());
+    if (it != rib_.end() && it->second.origin != Origin::static_route &&
+        it->second.origin != Origin::runtime)
+        return make_error(
+            "'" + prefix.to_string() + "' is a " +
+            (it->second.origin == Origin::local ? "local address" : "connected subnet"));
+    return install({prefix, Origin::runtime, via, port});
+}
+
+Status Router::delete_route(const IpPrefix& prefix) {
+    std::lock_guard lock(mutex_);
+    const auto it = rib_.find(prefix.to_string());
+    if (it == rib_.end()) return make_error("no route " + prefix.to_string());
+    if (it->second.origin != Origin::static_route && it->second.origin != Origin::runtime)
+        return make_error("'" + prefix.to_string() + "' is a connected subnet or local address " +
+                          "of a port; it goes with the port's address");
+    if (auto st = tables_->delete_route(prefix); !st) return st;
+    rib_.erase(it);
+    return Ok{};
+}
+
+std::vector<RouteInfo> Router::routes() const {
+    static constexpr const char* kOrigins[] = {"connected", "local", "neighbour", "static",
+                                               "runtime"};
+    std::lock_guard lock(mutex_);
+    std::vector<RouteInfo> out;
+    for (const auto& [k, r] : rib_) {
+        const NextHop& nh = tables_->next_hop(r.next_hop);
+        const char* state = nh.kind == NextHopKind::forward   ? "forward"
+                            : nh.kind == NextHopKind::local   ? "local"
+                            : nh.kind == NextHopKind::resolve ? "resolving"
+                                                              : "unreachable";
+        out.push_back({r.prefix, kOrigins[size_t(r.origin)], r.via,
+                       r.port >= 0 ? ports_[size_t(r.port)].name : "", state});
+    }
+    return out;
+}
+
+std::vector<NeighbourEntry> Router::neighbours() const {
+    std::lock_guard lock(mutex_);
+    return neighbours_.list(now_ms());
+}
+
+RouterCounters Router::counters() const {
+    std::lock_guard lock(mutex_);
+    return counters_;
+}
+
+NeighbourCounters Router::neighbour_counters() const {
+    std::lock_guard lock(mutex_);
+    return neighbours_.counters();
+}
+
+void Router::start() {
+    stop_.store(false);
+    thread_ = std::thread([this] { run(); });
+}
+
+void Router::stop() {
+    stop_.store(true);
+    if (thread_.joinable()) thread_.join();
+    std::lock_guard lock(mutex_);
+    rte_mbuf* pkts[kDequeueBurst];
+    for (rte_ring* r : punt_rings_) {
+        unsigned n;
+        while ((n = rte_ring_sc_dequeue_burst(r, reinterpret_cast<void**>(pkts), kDequeueBurst,
+                                              nullptr)) != 0)
+            rte_pktmbuf_free_bulk(pkts, n);
+    }
+    for (size_t p = 0; p < ports_.size(); ++p) neighbours_.remove_port(uint16_t(p), actions_);
+    apply(actions_);
+}
+
+void Router::run() {
+    pthread_setname_np(pthread_self(), "pmdfwd-l3");
+    while (!stop_.load(std::memory_order_relaxed)) {
+        poll(now_ms());
+        std::this_thread::sleep_for(kPollPeriod);
+    }
+}
+
+void Router::poll(uint64_t now) {
+    std::lock_guard lock(mutex_);
+    rte_mbuf* pkts[kDequeueBurst];
+    for (rte_ring* r : punt_rings_) {
+        unsigned n;
+        while ((n = rte_ring_sc_dequeue_burst(r, reinterpret_cast<void**>(pkts), kDequeueBurst,
+                                              nullptr)) != 0) {
+            counters_.punts += n;
+            for (unsigned i = 0; i < n; ++i) handle(pkts[i], now);
+        }
+    }
+    neighbours_.tick(now, actions_);
+    apply(actions_);
+    tables_->reclaim();
+}
+
+void Router::handle(rte_mbuf* m, uint64_t now) {
+    const int port = port_index_of(m->port);
+    switch (PuntReason(m->hash.usr)) {
+        case PuntReason::neighbour:
+            return handle_neighbour(m, port, now);
+        case PuntReason::to_us:
+            return handle_to_us(m, port);
+        case PuntReason::no_neighbour:
+            return handle_unresolved(m, now);
+        case PuntReason::time_exceeded:
+            send_icmp_error(m, port, IcmpError::time_exceeded);
+            return rte_pktmbuf_free(m);
+        case PuntReason::unreachable:
+            send_icmp_error(m, port, IcmpError::net_unreachable);
+            return rte_pktmbuf_free(m);
+    }
+    rte_pktmbuf_free(m);
+}
+
+// ARP and ND: answer what asks for our addresses, learn who asked and who
+// answered.
+void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
+    const auto frame = frame_of(m);
+    const L3Header h = parse_l3_header(frame, m->pkt_len, true);
+    if (port < 0 || ports_[size_t(port)].control_queue < 0) {
+        counters_.arp_ignored++;
+        return rte_pktmbuf_free(m);
+    }
+    const RouterPort& rp = ports_[size_t(port)];
+    const EtherPort ether{rp.mac, std::nullopt};
+    if (h.ethertype == kEtherTypeArp) {
+        const ArpParse a = parse_arp(frame.subspan(h.l3_offset));
+        const IpAddress target = v4_address(a.packet.target_ip);
+        const bool for_us = a.reject == ArpReject::none &&
+                            address_on(port, IpFamily::v4, &target) &&
+                            *address_on(port, IpFamily::v4, &target) == target;
+        if (a.reject != ArpReject::none) {
+            counters_.arp_ignored++;
+            return rte_pktmbuf_free(m);
+        }
+        neighbours_.learn({uint16_t(port), v4_address(a.packet.sender_ip)}, a.packet.sender_mac,
+                          now, for_us, actions_);
+        if (for_us && a.packet.op == ArpOp::request) {
+            if (rte_mbuf* reply = alloc_frame()) {
+                const size_t len = build_arp_reply(
+                    {rte_pktmbuf_mtod(reply, uint8_t*), rte_pktmbuf_tailroom(reply)}, ether,
+                    a.packet);
+                reply->data_len = reply->pkt_len = uint32_t(len);
+                transmit(port, reply);
+                counters_.arp_requests_answered++;
+            }
+        } else if (!for_us) {
+            counters_.arp_ignored++;
+        }
+        rte_pktmbuf_free(m);
+        return apply(actions_);
+    }
+    const NdParse nd = parse_nd(frame.subspan(h.l3_offset));
+    if (nd.reject != NdReject::none) {
+        counters_.nd_ignored++;
+        return rte_pktmbuf_free(m);
+    }
+    const NdMessage& msg = nd.message;
+    const IpAddress* ours = address_on(port, IpFamily::v6, &msg.target);
+    const bool for_us = ours && *ours == msg.target;
+    if (msg.type == NdType::solicitation) {
+        if (msg.link_layer)
+            neighbours_.learn({uint16_t(port), msg.src}, *msg.link_layer, now, for_us, actions_);
+        if (for_us) {
+            MacAddr frame_src;
+            std::memcpy(frame_src.bytes.data(), frame.data() + 6, 6);
+            if (rte_mbuf* na = alloc_frame()) {
+                const size_t len = build_neighbor_advertisement(
+                    {rte_pktmbuf_mtod(na, uint8_t*), rte_pktmbuf_tailroom(na)}, ether, msg,
+                    frame_src);
+                na->data_len = na->pkt_len = uint32_t(len);
+                transmit(port, na);
+                counters_.nd_solicitations_answered++;
+            }
+        } else {
+            counters_.nd_ignored++;
+        }
+    } else if (msg.link_layer) {
+        neighbours_.learn({uint16_t(port), msg.target}, *msg.link_layer, now, msg.solicited_flag,
+                          actions_);
+    }
+    rte_pktmbuf_free(m);
+    apply(actions_);
+}
+
+// To one of our addresses: echo requests are answered in place; UDP gets
+// port unreachable (traceroute to the router); the rest is dropped.
+void Router::handle_to_us(rte_mbuf* m, int port) {
+    const EchoReply r = make_echo_reply_in_place(frame_of(m));
+    if (r.reject == EchoReject::none && port >= 0 && ports_[size_t(port)].control_queue >= 0) {
+        rte_pktmbuf_trim(m, uint16_t(rte_pktmbuf_data_len(m) - r.frame_len));
+        m->pkt_len = m->data_len;
+        counters_.echo_replies++;
+        return transmit(port, m);
+    }
+    const auto frame = frame_of(m);
+    const L3Header h = parse_l3_header(frame, m->pkt_len, true);
+    const uint8_t proto = h.l3_header_len == 0            ? 0
+                          : h.ethertype == kEtherTypeIpv4 ? frame[h.l3_offset + 9]
+                                                          : frame[h.l3_offset + 6];
+    if (proto == 17) send_icmp_error(m, port, IcmpError::port_unreachable);
+    counters_.to_us_dropped++;
+    rte_pktmbuf_free(m);
+}
+
+// A packet whose next hop has no MAC yet: the route says which neighbour to
+// resolve (the gateway, or the destination itself on a connected subnet).
+void Router::handle_unresolved(rte_mbuf* m, uint64_t now) {
+    const auto dst = destination_of(m);
+    const RibRoute* r = dst ? longest_match(*dst) : nullptr;
+    if (!r || r->port < 0) {
+        counters_.to_us_dropped++;
+        return rte_pktmbuf_free(m);
+    }
+    const NeighbourKey key{uint16_t(r->port), r->via ? *r->via : *dst};
+    if (const auto mac = neighbours_.resolve(key, m, now, actions_)) send_resolved(m, key, *mac);
+    apply(actions_);
+}
+
+// The ICMP error about m, from our address on the port it came in by, back
+// to the hop it came from; m stays the caller's.
+void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
+    const auto frame = frame_of(m);
+    if (port < 0 || ports_[size_t(port)].control_queue < 0) return;
+    if (may_send_icmp_error(frame) != IcmpErrorVeto::none) {
+        counters_.icmp_errors_vetoed++;
+        return;
+    }
+    const L3Header h = parse_l3_header(frame, m->pkt_len, true);
+    const IpFamily family = h.ethertype == kEtherTypeIpv4 ? IpFamily::v4 : IpFamily::v6;
+    const IpAddress* from = address_on(port, family, nullptr);
+    if (!from) return;
+    if (!icmp_bucket_.take(now_ms() * 1000000)) {
+        counters_.icmp_errors_rate_limited++;
+        return;
+    }
+    rte_mbuf* e = alloc_frame();
+    if (!e) return;
+    MacAddr back;
+    std::memcpy(back.bytes.data(), frame.data() + 6, 6);
+    const size_t len =
+        build_icmp_error({rte_pktmbuf_mtod(e, uint8_t*), rte_pktmbuf_tailroom(e)}, error, frame,
+                         *from, EtherPort{ports_[size_t(port)].mac, std::nullopt}, back);
+    if (len == 0) {
+        counters_.icmp_errors_vetoed++;
+        return rte_pktmbuf_free(e);
+    }
+    e->data_len = e->pkt_len = uint32_t(len);
+    counters_.icmp_errors_sent++;
+    transmit(port, e);
+}
+
+void Router::apply(std::vector<NeighbourAction>& actions) {
+    for (auto& a : actions) {
+        auto* m = static_cast<rte_mbuf*>(a.packet);
+        switch (a.kind) {
+            case NeighbourAction::Kind::send_request:
+                send_request(a.key, std::nullopt);
+                break;
+            case NeighbourAction::Kind::send_probe:
+                send_request(a.key, a.mac);
+                break;
+            case NeighbourAction::Kind::transmit:
+                send_resolved(m, a.key, a.mac);
+                break;
+            case NeighbourAction::Kind::drop:
+                if (a.reason == NeighbourDrop::unresolved && m)
+                    send_icmp_error(m, port_index_of(m->port), IcmpError::host_unreachable);
+                if (m) rte_pktmbuf_free(m);
+                break;
+            case NeighbourAction::Kind::installed:
+            case NeighbourAction::Kind::changed:
+                neighbour_installed(a.key, a.mac);
+                break;
+            case NeighbourAction::Kind::removed:
+                neighbour_removed(a.key);
+                break;
+        }
+    }
+    actions.clear();
+}
+
+// A neighbour has a (new) MAC: a next hop with it, its host route, and
+// every route through it pointed there; the old next hop retired.
+void Router::neighbour_installed(const NeighbourKey& key, const MacAddr& mac) {
+    const RouterPort& rp = ports_[key.port];
+    NextHop nh;
+    nh.kind = NextHopKind::forward;
+    std::memcpy(nh.dst_src, mac.bytes.data(), 6);
+    std::memcpy(nh.dst_src + 6, rp.mac.bytes.data(), 6);
+    nh.port = uint8_t(key.port);
+    auto hop = tables_->add_next_hop(nh);
+    if (!hop) {
+        spdlog::warn("{}", hop.error().message);
+        return;
+    }
+    const std::string k = key_text(key);
+    const auto old = adjacencies_.find(k);
+    const uint32_t retired = old != adjacencies_.end() ? old->second.next_hop : kUnreachableNextHop;
+    adjacencies_[k] = {hop.value(), mac};
+    const IpPrefix host = host_prefix(key.address);
+    if (!rib_.count(host.to_string()) || rib_[host.to_string()].origin == Origin::neighbour)
+        (void)install({host, Origin::neighbour, key.address, int(key.port)});
+    for (auto& [text, r] : rib_)
+        if (r.via && *r.via == key.address && r.port == int(key.port) &&
+            r.origin != Origin::neighbour)
+            (void)install(r);
+    tables_->retire_next_hop(retired);
+}
+
+void Router::neighbour_removed(const NeighbourKey& key) {
+    const auto a = adjacencies_.find(key_text(key));
+    if (a == adjacencies_.end()) return;
+    const uint32_t retired = a->second.next_hop;
+    adjacencies_.erase(a);
+    const IpPrefix host = host_prefix(key.address);
+    const auto h = rib_.find(host.to_string());
+    if (h != rib_.end() && h->second.origin == Origin::neighbour) {
+        (void)tables_->delete_route(host);
+        rib_.erase(h);
+    }
+    for (auto& [text, r] : rib_)
+        if (r.via && *r.via == key.address && r.port == int(key.port)) (void)install(r);
+    tables_->retire_next_hop(retired);
+}
+
+// A probe of a known neighbour goes to its MAC (ND); ARP asks by broadcast
+// either way, which every host answers.
+void Router::send_request(const NeighbourKey& key, std::optional<MacAddr> unicast) {
+    const RouterPort& rp = ports_[key.port];
+    const IpAddress* from = address_on(int(key.port), key.address.family, &key.address);
+    if (!from) return;
+    rte_mbuf* m = alloc_frame();
+    if (!m) return;
+    const std::span<uint8_t> out{rte_pktmbuf_mtod(m, uint8_t*), rte_pktmbuf_tailroom(m)};
+    const EtherPort ether{rp.mac, std::nullopt};
+    const size_t len = key.address.family == IpFamily::v4
+                           ? build_arp_request(out, ether, v4_of(*from), v4_of(key.address))
+                           : build_neighbor_solicitation(out, ether, *from, key.address, unicast);
+    m->data_len = m->pkt_len = uint32_t(len);
+    transmit(int(key.port), m);
+}
+
+// A packet that waited for its neighbour, routed now as a worker would have.
+void Router::send_resolved(rte_mbuf* m, const NeighbourKey& key, const MacAddr& mac) {
+    uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
+    const L3Header h = parse_l3_header({f, rte_pktmbuf_data_len(m)}, m->pkt_len, true);
+    if (h.ethertype == kEtherTypeIpv4)
+        decrement_ttl(f + h.l3_offset);
+    else
+        decrement_hop_limit(f + h.l3_offset);
+    if (h.l3_offset != kEtherHeaderLen) f = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(m, 4));
+    std::memcpy(f, mac.bytes.data(), 6);
+    std::memcpy(f + 6, ports_[key.port].mac.bytes.data(), 6);
+    counters_.resolved_sent++;
+    transmit(int(key.port), m);
+}
+
+void Router::transmit(int port, rte_mbuf* m) {
+    const RouterPort& rp = ports_[size_t(port)];
+    if (rp.control_queue < 0 ||
+        rte_eth_tx_burst(rp.port_id, uint16_t(rp.control_queue), &m, 1) != 1) {
+        counters_.control_tx_failed++;
+        rte_pktmbuf_free(m);
+    }
+}
+
+rte_mbuf* Router::alloc_frame() {
+    rte_mbuf* m = rte_pktmbuf_alloc(pool_);
+    if (!m) counters_.control_alloc_failed++;
+    return m;
+}
+
+}  // namespace pmdfwd

@@ -1,0 +1,137 @@
+// Router mode's control path: the routing table as configured and changed
+// at run time (RIB), programmed into the workers' tables (RouterTables);
+// neighbours resolved with ARP and neighbour discovery; ICMP echo answered
+// and ICMP errors sent, rate limited. One thread of its own polls the
+// workers' punt rings every millisecond and does all of it; telemetry
+// threads call the public methods, which take the same lock. Never a worker.
+#pragma once
+
+#include <rte_mbuf.h>
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "icmp_packet.hpp"
+#include "neighbour_table.hpp"
+#include "route_tables.hpp"
+#include "router_counters.hpp"
+#include "token_bucket.hpp"
+
+struct rte_ring;
+struct rte_mempool;
+
+namespace pmdfwd {
+
+// A routed port as the control path sends on it.
+struct RouterPort {
+    std::string name;
+    uint16_t port_id = 0;
+    int control_queue = -1;  // its TX queue; -1: not routed
+    MacAddr mac;
+    std::vector<IpPrefix> addresses;
+};
+
+// One route as `show routes` lists it.
+struct RouteInfo {
+    IpPrefix prefix;
+    std::string origin;  // connected, local, neighbour, static, runtime
+    std::optional<IpAddress> via;
+    std::string port;
+    std::string state;  // forward, resolving, local
+};
+
+class Router {
+  public:
+    // ports: by config port index. workers: RCU ids and punt rings 0..n-1.
+    // pool: the control path's own frames (requests, replies, ICMP errors).
+    static Result<std::unique_ptr<Router>> create(const Config& cfg, std::vector<RouterPort> ports,
+                                                  unsigned workers, int socket,
+                                                  const std::string& name, rte_mempool* pool);
+    ~Router();
+
+    RouterView view() const { return tables_->view(); }
+    rte_ring* punt_ring(unsigned worker) const { return punt_rings_[worker]; }
+
+    void start();  // the control thread, once the workers run
+    // Joins the thread, then frees every packet it holds or that waits in
+    // a punt ring: after the workers stopped, before the pools' audit.
+    void stop();
+
+    // Telemetry and tests; any thread.
+    Status add_route(const IpPrefix& prefix, std::optional<IpAddress> via, const std::string& port);
+    Status delete_route(const IpPrefix& prefix);
+    std::vector<RouteInfo> routes() const;
+    std::vector<NeighbourEntry> neighbours() const;
+    RouterCounters counters() const;
+    NeighbourCounters neighbour_counters() const;
+    // One pass of the control thread's work (tests drive it without the thread).
+    void poll(uint64_t now_ms);
+
+  private:
+    enum class Origin : uint8_t { connected, local, neighbour, static_route, runtime };
+    struct RibRoute {
+        IpPrefix prefix;
+        Origin origin = Origin::connected;
+        std::optional<IpAddress> via;  // static/runtime routes through a neighbour
+        int port = -1;
+        uint32_t next_hop = kUnreachableNextHop;
+    };
+    struct Adjacency {  // the forward next hop of a resolved neighbour
+        uint32_t next_hop = kUnreachableNextHop;
+        MacAddr mac;
+    };
+
+    Router(const Config& cfg, std::vector<RouterPort> ports);
+    Status build(unsigned workers, int socket, const std::string& name);
+    Status program_config();
+    Status install(RibRoute route);
+    uint32_t next_hop_for(const RibRoute& r) const;
+    const RibRoute* longest_match(const IpAddress& address) const;
+    int port_index_of(uint16_t port_id) const;
+    const IpAddress* address_on(int port, IpFamily family, const IpAddress* near) const;
+
+    void run();
+    void handle(rte_mbuf* m, uint64_t now_ms);
+    void handle_neighbour(rte_mbuf* m, int port, uint64_t now_ms);
+    void handle_to_us(rte_mbuf* m, int port);
+    void handle_unresolved(rte_mbuf* m, uint64_t now_ms);
+    void send_icmp_error(rte_mbuf* m, int port, IcmpError error);
+    void apply(std::vector<NeighbourAction>& actions);
+    void neighbour_installed(const NeighbourKey& key, const MacAddr& mac);
+    void neighbour_removed(const NeighbourKey& key);
+    void send_request(const NeighbourKey& key, std::optional<MacAddr> unicast);
+    void send_resolved(rte_mbuf* m, const NeighbourKey& key, const MacAddr& mac);
+    void transmit(int port, rte_mbuf* m);
+    rte_mbuf* alloc_frame();
+
+    const Config& cfg_;
+    std::vector<RouterPort> ports_;
+    std::vector<int> port_of_id_;  // DPDK port id -> config port index
+    std::unique_ptr<RouterTables> tables_;
+    std::vector<rte_ring*> punt_rings_;
+    rte_mempool* pool_ = nullptr;         // the control path's own frames
+    std::vector<uint32_t> resolve_hops_;  // per port: "resolve on this port"
+    uint32_t local_hop_ = kUnreachableNextHop;
+
+    mutable std::mutex mutex_;                      // everything below, and every change to tables_
+    std::map<std::string, RibRoute> rib_;           // by prefix text
+    std::map<std::string, Adjacency> adjacencies_;  // by "port/address"
+    NeighbourTable neighbours_;
+    std::vector<NeighbourAction> actions_;
+    TokenBucket icmp_bucket_;
+    RouterCounters counters_;
+
+    std::thread thread_;
+    std::atomic<bool> stop_{false};
+};
+
+}  // namespace pmdfwd
