@@ -21,8 +21,9 @@ namespace pmdfwd {
       "l3: an IPv4 or IPv6 header a router must not forward: cut short, wrong version, IHL or "    \
       "length, bad checksum")                                                                      \
     X(not_ip, "l3: neither IPv4, IPv6, ARP nor neighbour discovery (or a second VLAN tag)")        \
-    X(punt_full, "l3: the ring to the control path was full (ARP, ND, to this router, "            \
-                 "unresolved)")
+    X(punt_full,                                                                                   \
+      "l3: the ring to the control path was full (ARP, ND, to this router, "                       \
+      "unresolved)")
 
 enum class DropReason : unsigned {
 #define PMDFWD_DROP_ENUM(name, help) name,

@@ -250,7 +250,8 @@ inline constexpr RecordSchema kInfoRecord{
 inline constexpr RecordSchema kWorkerRecord{
     "worker", "/pmdfwd/worker",
     "One worker: what it polls and sends on, and its counters since the last clear. Each keeps "
-    "rx_pkts + handoff_in == tx_pkts + drops + handoff_out + punted. The recycle_ fields are there with "
+    "rx_pkts + handoff_in == tx_pkts + drops + handoff_out + punted. The recycle_ fields are there "
+    "with "
     "pool model recycle: the driver's counters as counted on the worker's lcore, summed over the "
     "recycle pools.",
     fields::kWorkerFields};
