@@ -46,6 +46,22 @@ Json query_log(TelemetryClient& c) {
     throw Failure(log.error().message);
 }
 
+// Every line of a paged table (/pmdfwd/routes, /pmdfwd/neighbours), asked
+// for a page at a time: a JSON array of the lines.
+Json paged_lines(TelemetryClient& c, std::string_view cmd) {
+    Json lines = Json::array();
+    for (uint64_t first = 0;;) {
+        const Json page = need(c.query(cmd, std::to_string(first)));
+        if (!page.is_object() || !page.contains("lines") || !page["lines"].is_array())
+            throw Failure(std::string(cmd) + " did not return a page of lines");
+        for (const auto& l : page["lines"]) lines.push_back(l);
+        const uint64_t total = page.value("total", uint64_t(0));
+        if (page["lines"].empty() || first + page["lines"].size() >= total) break;
+        first += page["lines"].size();
+    }
+    return lines;
+}
+
 // The sentence of a command that acts ({"result": "stats cleared"}).
 std::string result_text(TelemetryClient*, const Json& reply, const CommandArgs&) {
     if (reply.is_object() && reply.contains("result") && reply["result"].is_string())
@@ -175,6 +191,50 @@ const Command kCommands[] = {
          [](CLI::App& sub, CommandArgs& a) {
              sub.add_flag("--all", a.all, "Include counters that are zero");
          }},
+    {.words = {"show", "routes"},
+     .help = "Router mode: every route with its origin, port, next hop and state",
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return paged_lines(*c, "/pmdfwd/routes"); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_routes(j); }},
+    {.words = {"show", "neighbours"},
+     .help = "Router mode: ARP and ND neighbours, their state, MAC and packets waiting",
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return paged_lines(*c, "/pmdfwd/neighbours"); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_neighbours(j); }},
+    {.words = {"show", "router"},
+     .help = "Router mode: table sizes and the control path's counters (ARP, ND, ICMP)",
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return need(c->query("/pmdfwd/router")); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_router(j); }},
+    {.words = {"route", "add"},
+     .help = "Router mode: add or replace a route, without stopping a worker",
+     .fetch =
+         [](TelemetryClient* c, const CommandArgs& a) {
+             return need(c->query("/pmdfwd/route_add", a.prefix + "," +
+                                                           (a.via.empty() ? "-" : a.via) +
+                                                           (a.port.empty() ? "" : "," + a.port)));
+         },
+     .render = result_text,
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_option("prefix", a.prefix, "The destination, like 10.9.0.0/16")->required();
+             sub.add_option("--via", a.via, "The next hop: a neighbour on a connected subnet");
+             sub.add_option("--port", a.port,
+                            "The port it leaves by (without --via: each destination is "
+                            "resolved there)");
+         }},
+    {.words = {"route", "del"},
+     .help = "Router mode: delete a static or added route",
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs& a) { return need(c->query("/pmdfwd/route_del", a.prefix)); },
+     .render = result_text,
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_option("prefix", a.prefix, "The route's prefix, like 10.9.0.0/16")->required();
+         }},
     {.words = {"stats"},
      .help = "Totals since the last clear (with in_flight), and one line per worker",
      // --json is the /pmdfwd/stats dict as it is; per-worker records are
@@ -231,8 +291,11 @@ const Command kCommands[] = {
 };
 
 const CommandGroup kGroups[] = {
-    {"show", "Show ports, workers, pools, the plan, latency, xstats or the log channel"},
+    {"show",
+     "Show ports, workers, pools, the plan, latency, xstats, the log channel, or the router's "
+     "routes, neighbours and counters"},
     {"clear", "Clear counters"},
+    {"route", "Add or delete a route (router mode)"},
 };
 
 }  // namespace

@@ -21,6 +21,9 @@ struct CommandArgs {
     bool markdown = false;    // fields --markdown
     double interval_s = 1.0;  // watch -i
     uint64_t count = 0;       // watch -c; 0: until interrupted
+    std::string prefix;       // route add / del
+    std::string via;          // route add --via
+    std::string port;         // route add --port
 };
 
 struct Command {

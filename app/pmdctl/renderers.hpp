@@ -38,6 +38,11 @@ std::string render_log(const Json& log);
 // show latency: the residence-time table of /pmdfwd/latency records; with
 // histogram, each worker's buckets as bars.
 std::string render_latency(const std::vector<Json>& records, bool histogram);
+// show routes / show neighbours: router mode's tables (the lines of
+// /pmdfwd/routes, /pmdfwd/neighbours), one row each; show router: its counters.
+std::string render_routes(const Json& routes);
+std::string render_neighbours(const Json& neighbours);
+std::string render_router(const Json& router);
 // fields: every record's field table (key, unit, kind, help); markdown: the
 // reference docs/cli.md carries.
 std::string render_fields(bool markdown);

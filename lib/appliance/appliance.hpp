@@ -92,6 +92,12 @@ class Appliance final : public ControlTarget {
     Record netlog() const override;
     Record log_test(size_t bytes) const override;
     void clear_stats() override;
+    Result<TextPage> routes(size_t first, size_t max) const override;
+    Result<TextPage> neighbours(size_t first, size_t max) const override;
+    Result<Record> router_counters() const override;
+    Status route_add(const IpPrefix& prefix, const std::optional<IpAddress>& via,
+                     const std::string& port) override;
+    Status route_del(const IpPrefix& prefix) override;
     void request_stop() override { stop_requested_.store(true); }
 
   private:

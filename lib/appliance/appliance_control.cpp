@@ -200,4 +200,60 @@ Record Appliance::log_test(size_t bytes) const {
     return r;
 }
 
+// Router mode's tables and commands; the router takes its own lock.
+namespace {
+Error not_router() { return make_error("not in router mode: forward.mode is not \"l3\""); }
+}  // namespace
+
+Result<TextPage> Appliance::routes(size_t first, size_t max) const {
+    if (!router_) return not_router();
+    TextPage page;
+    const auto all = router_->routes();
+    page.total = all.size();
+    for (size_t i = first; i < all.size() && page.lines.size() < max; ++i) {
+        const RouteInfo& r = all[i];
+        page.lines.push_back(r.prefix.to_string() + " " + r.origin + " " +
+                             (r.port.empty() ? "-" : r.port) + " " +
+                             (r.via ? r.via->to_string() : "-") + " " + r.state);
+    }
+    return page;
+}
+
+Result<TextPage> Appliance::neighbours(size_t first, size_t max) const {
+    if (!router_) return not_router();
+    TextPage page;
+    const auto all = router_->neighbours();
+    page.total = all.size();
+    for (size_t i = first; i < all.size() && page.lines.size() < max; ++i) {
+        const NeighbourEntry& n = all[i];
+        page.lines.push_back(cfg_.ports[n.key.port].name + "/" + n.key.address.to_string() + " " +
+                             neighbour_state_name(n.state) + " " +
+                             (n.mac ? n.mac->to_string() : "-") + " " + std::to_string(n.age_ms) +
+                             " " + std::to_string(n.waiting) + " " + std::to_string(n.requests));
+    }
+    return page;
+}
+
+Result<Record> Appliance::router_counters() const {
+    if (!router_) return not_router();
+    return router_record(router_->sizes(), router_->counters(), router_->neighbour_counters());
+}
+
+Status Appliance::route_add(const IpPrefix& prefix, const std::optional<IpAddress>& via,
+                            const std::string& port) {
+    if (!router_) return not_router();
+    auto st = router_->add_route(prefix, via, port);
+    if (st)
+        spdlog::info("route {}{}{} added", prefix.to_string(),
+                     via ? " via " + via->to_string() : "", port.empty() ? "" : " port " + port);
+    return st;
+}
+
+Status Appliance::route_del(const IpPrefix& prefix) {
+    if (!router_) return not_router();
+    auto st = router_->delete_route(prefix);
+    if (st) spdlog::info("route {} deleted", prefix.to_string());
+    return st;
+}
+
 }  // namespace pmdfwd

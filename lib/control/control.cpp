@@ -164,6 +164,113 @@ int cmd_log_test(const char*, const char* params, rte_tel_data* d) {
     });
 }
 
+void put_error(rte_tel_data* d, const std::string& message) {
+    rte_tel_data_start_dict(d);
+    rte_tel_data_add_dict_string(d, "error", message.substr(0, RTE_TEL_MAX_STRING_LEN - 1).c_str());
+}
+
+// Lines of a table in one reply: DPDK 22.11 holds at most 63 strings in an
+// array; a few fewer leaves room for the dict around them.
+constexpr size_t kLinesPerPage = 60;
+
+// /pmdfwd/routes[,<first>] and /pmdfwd/neighbours[,<first>]:
+// {"total": n, "first": i, "lines": [...]}, a page of the table's lines.
+template <Result<TextPage> (ControlTarget::*kTable)(size_t, size_t) const>
+int cmd_table(const char*, const char* params, rte_tel_data* d) {
+    size_t first = 0;
+    if (!no_params(params) && !parse_index(params, SIZE_MAX, first)) return -EINVAL;
+    return with_target(d, [&](ControlTarget& t) {
+        const auto page = (t.*kTable)(first, kLinesPerPage);
+        if (!page) {
+            put_error(d, page.error().message);
+            return 0;
+        }
+        rte_tel_data_start_dict(d);
+        rte_tel_data_add_dict_u64(d, "total", page.value().total);
+        rte_tel_data_add_dict_u64(d, "first", first);
+        rte_tel_data* lines = rte_tel_data_alloc();
+        if (!lines) return 0;
+        rte_tel_data_start_array(lines, RTE_TEL_STRING_VAL);
+        for (const auto& line : page.value().lines)
+            rte_tel_data_add_array_string(lines,
+                                          line.substr(0, RTE_TEL_MAX_STRING_LEN - 1).c_str());
+        if (rte_tel_data_add_dict_container(d, "lines", lines, 0) != 0) rte_tel_data_free(lines);
+        return 0;
+    });
+}
+
+int cmd_router_counters(const char*, const char* params, rte_tel_data* d) {
+    if (!no_params(params)) return -EINVAL;
+    return with_target(d, [&](ControlTarget& t) {
+        const auto r = t.router_counters();
+        if (!r)
+            put_error(d, r.error().message);
+        else
+            put_record(d, r.value());
+        return 0;
+    });
+}
+
+// The comma-separated words of a parameter.
+std::vector<std::string> split_params(const char* params) {
+    std::vector<std::string> out;
+    std::string_view p = params ? params : "";
+    while (!p.empty()) {
+        const size_t comma = p.find(',');
+        out.emplace_back(p.substr(0, comma));
+        if (comma == std::string_view::npos) break;
+        p.remove_prefix(comma + 1);
+    }
+    return out;
+}
+
+// /pmdfwd/route_add,<prefix>[,<via or ->[,<port>]]
+int cmd_route_add(const char*, const char* params, rte_tel_data* d) {
+    const auto words = split_params(params);
+    if (words.empty() || words.size() > 3) return -EINVAL;
+    std::string why;
+    const auto prefix = parse_ip_prefix(words[0], &why);
+    if (!prefix) {
+        put_error(d, why);
+        return 0;
+    }
+    std::optional<IpAddress> via;
+    if (words.size() > 1 && words[1] != "-") {
+        via = parse_ip_address(words[1], &why);
+        if (!via) {
+            put_error(d, why);
+            return 0;
+        }
+    }
+    const std::string port = words.size() > 2 ? words[2] : "";
+    return with_target(d, [&](ControlTarget& t) {
+        if (auto st = t.route_add(*prefix, via, port); !st)
+            put_error(d, st.error().message);
+        else
+            put_record(d, result_record(("route " + prefix->to_string() + " added").c_str()));
+        return 0;
+    });
+}
+
+// /pmdfwd/route_del,<prefix>
+int cmd_route_del(const char*, const char* params, rte_tel_data* d) {
+    const auto words = split_params(params);
+    if (words.size() != 1) return -EINVAL;
+    std::string why;
+    const auto prefix = parse_ip_prefix(words[0], &why);
+    if (!prefix) {
+        put_error(d, why);
+        return 0;
+    }
+    return with_target(d, [&](ControlTarget& t) {
+        if (auto st = t.route_del(*prefix); !st)
+            put_error(d, st.error().message);
+        else
+            put_record(d, result_record(("route " + prefix->to_string() + " deleted").c_str()));
+        return 0;
+    });
+}
+
 struct Handler {
     ControlCommand cmd;
     telemetry_cb fn;
@@ -201,6 +308,22 @@ const Handler kHandlers[] = {
      cmd_act<&ControlTarget::clear_stats, kCleared>},
     {{"/pmdfwd/shutdown", "Graceful stop: workers finish their burst, ports stop, pools audited."},
      cmd_act<&ControlTarget::request_stop, kStopping>},
+    {{"/pmdfwd/routes",
+      "Router mode: 60 routes from <first>: prefix origin port via state. Parameters: [int "
+      "first]"},
+     cmd_table<&ControlTarget::routes>},
+    {{"/pmdfwd/neighbours",
+      "Router mode: 60 neighbours from <first>: port/address state mac age_ms waiting "
+      "requests. Parameters: [int first]"},
+     cmd_table<&ControlTarget::neighbours>},
+    {{"/pmdfwd/router", "Router mode: the control path's counters (ARP, ND, ICMP, neighbours)."},
+     cmd_router_counters},
+    {{"/pmdfwd/route_add",
+      "Router mode: add or replace a route, workers never stopped. Parameters: "
+      "prefix[,via or -[,port]]"},
+     cmd_route_add},
+    {{"/pmdfwd/route_del", "Router mode: delete a static or added route. Parameters: prefix"},
+     cmd_route_del},
 };
 
 }  // namespace

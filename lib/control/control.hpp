@@ -7,9 +7,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "error.hpp"
+#include "ip_prefix.hpp"
 #include "record.hpp"
 
 namespace pmdfwd {
@@ -18,6 +21,14 @@ namespace pmdfwd {
 // telemetry commands answer), or the appliance's start (what a scraper needs,
 // since its counters must never go back).
 enum class Since : uint8_t { clear, start };
+
+// Router mode's tables as telemetry lists them: one line of words per route
+// or neighbour, a page at a time (a telemetry reply holds about 60 lines),
+// with the table's length.
+struct TextPage {
+    std::vector<std::string> lines;
+    size_t total = 0;
+};
 
 class ControlTarget {
   public:
@@ -39,6 +50,13 @@ class ControlTarget {
     virtual Record log_test(size_t bytes) const = 0;
     virtual void clear_stats() = 0;
     virtual void request_stop() = 0;
+    // Router mode (forward.mode = "l3"); an error in the other modes.
+    virtual Result<TextPage> routes(size_t first, size_t max) const = 0;
+    virtual Result<TextPage> neighbours(size_t first, size_t max) const = 0;
+    virtual Result<Record> router_counters() const = 0;
+    virtual Status route_add(const IpPrefix& prefix, const std::optional<IpAddress>& via,
+                             const std::string& port) = 0;
+    virtual Status route_del(const IpPrefix& prefix) = 0;
 };
 
 struct ControlCommand {

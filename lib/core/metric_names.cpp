@@ -181,7 +181,7 @@ const std::vector<RecordMetrics>& exported_metrics() {
     static const std::vector<RecordMetrics> all = [] {
         std::vector<RecordMetrics> v;
         for (const RecordSchema* s : {&kInfoRecord, &kStatsRecord, &kWorkerRecord, &kLatencyRecord,
-                                      &kPortRecord, &kPoolRecord, &kLogRecord})
+                                      &kPortRecord, &kPoolRecord, &kLogRecord, &kRouterRecord})
             v.push_back(record_metrics(*s));
         return v;
     }();

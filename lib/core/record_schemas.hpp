@@ -11,9 +11,11 @@
 #include "burst_histogram.hpp"
 #include "drop_reasons.hpp"
 #include "fields.hpp"
+#include "neighbour_table.hpp"
 #include "netlog_counters.hpp"
 #include "port_stats.hpp"
 #include "recycle_counts.hpp"
+#include "router_counters.hpp"
 #include "telemetry_counters.hpp"
 #include "worker_stats.hpp"
 
@@ -210,7 +212,7 @@ inline constexpr Field kInfoFields[] = {
     {"pid", Unit::none, Kind::info, "its process id"},
     {"config", Unit::none, Kind::info, "the config file it runs"},
     {"file_prefix", Unit::none, Kind::info, "its EAL file prefix"},
-    {"mode", Unit::none, Kind::info, "the forwarding mode: patch or l2"},
+    {"mode", Unit::none, Kind::info, "the forwarding mode: patch, l2 or l3"},
     {"burst", Unit::packets, Kind::info, "the rx burst size"},
     {"tx_retries", Unit::none, Kind::info, "extra tx_burst calls before a TX shortfall is a drop"},
     {"pool_model", Unit::none, Kind::info, "recycle, shared or per-worker-stock"},
@@ -233,8 +235,28 @@ inline constexpr Field kLogTestFields[] = {
     {"channel", Unit::none, Kind::info, "on or off: whether the log channel sends it"},
 };
 
+// The neighbour table counts neighbours and messages, which the field
+// units know as events.
+constexpr Unit neighbour_counter_unit(std::string_view unit) {
+    return unit == "packets" ? Unit::packets : unit == "requests" ? Unit::requests : Unit::events;
+}
+
+inline constexpr Field kRouterFields[] = {
+    {"routes", Unit::none, Kind::gauge,
+     "routes in the table: connected, local, neighbours' host routes, static and added"},
+    {"neighbours", Unit::none, Kind::gauge, "neighbours known or being resolved"},
+    {"next_hops", Unit::none, Kind::gauge,
+     "next-hop entries in use, those waiting for the workers' quiescent state included"},
+    PMDFWD_ROUTER_COUNTERS(PMDFWD_COUNTER_FIELD)
+#define PMDFWD_NEIGHBOUR_FIELD(name, unit, help) \
+    Field{"neighbour_" #name, neighbour_counter_unit(#unit), Kind::counter, help},
+        PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD)
+#undef PMDFWD_NEIGHBOUR_FIELD
+};
+
 inline constexpr Field kResultFields[] = {
-    {"result", Unit::none, Kind::info, "what was done: stats cleared, shutdown requested"},
+    {"result", Unit::none, Kind::info,
+     "what was done: stats cleared, shutdown requested, route added or deleted"},
 };
 
 #undef PMDFWD_COUNTER_FIELD
@@ -277,14 +299,20 @@ inline constexpr RecordSchema kLogRecord{
     fields::kLogFields};
 inline constexpr RecordSchema kLogTestRecord{
     "log_test", "/pmdfwd/log_test", "The answer to a test record.", fields::kLogTestFields};
-inline constexpr RecordSchema kResultRecord{"result", "/pmdfwd/clear, /pmdfwd/shutdown",
+inline constexpr RecordSchema kRouterRecord{
+    "router", "/pmdfwd/router",
+    "Router mode (l3) only: its tables' sizes and the control path's counters since start.",
+    fields::kRouterFields};
+inline constexpr RecordSchema kResultRecord{"result",
+                                            "/pmdfwd/clear, /pmdfwd/shutdown, /pmdfwd/route_add, "
+                                            "/pmdfwd/route_del",
                                             "The answer to a command that acts.",
                                             fields::kResultFields};
 
 // Every record kind, for anything that walks them all (docs, exporters).
 inline constexpr const RecordSchema* kRecordSchemas[] = {
     &kInfoRecord, &kWorkerRecord, &kStatsRecord,   &kLatencyRecord, &kPortRecord,
-    &kPoolRecord, &kLogRecord,    &kLogTestRecord, &kResultRecord,
+    &kPoolRecord, &kLogRecord,    &kLogTestRecord, &kRouterRecord,  &kResultRecord,
 };
 
 // The records index these families by position: the burst fields are the

@@ -283,6 +283,11 @@ RouterCounters Router::counters() const {
     return counters_;
 }
 
+RouterTableSizes Router::sizes() const {
+    std::lock_guard lock(mutex_);
+    return {rib_.size(), neighbours_.size(), tables_->in_use()};
+}
+
 NeighbourCounters Router::neighbour_counters() const {
     std::lock_guard lock(mutex_);
     return neighbours_.counters();

@@ -24,6 +24,7 @@
 #include "neighbour_table.hpp"
 #include "route_tables.hpp"
 #include "router_counters.hpp"
+#include "stats_records.hpp"
 #include "token_bucket.hpp"
 
 struct rte_ring;
@@ -72,6 +73,7 @@ class Router {
     std::vector<RouteInfo> routes() const;
     std::vector<NeighbourEntry> neighbours() const;
     RouterCounters counters() const;
+    RouterTableSizes sizes() const;
     NeighbourCounters neighbour_counters() const;
     // One pass of the control thread's work (tests drive it without the thread).
     void poll(uint64_t now_ms);

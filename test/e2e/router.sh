@@ -4,7 +4,11 @@
 # its default gateway. From empty neighbour caches on both sides: ARP and ND
 # resolve, ping (IPv4 and IPv6) crosses, the router answers pings to its own
 # addresses, traceroute shows it as the hop before the destination, iperf3
-# moves data; SIGTERM leaves every pool full.
+# moves data. A static route from the config reaches a network behind b; a
+# route added with pmdctl reaches one behind c, deleting it stops the
+# traffic (ICMP net unreachable comes back) and adding it again restores it.
+# pmdctl shows routes, neighbours and counters; SIGTERM leaves every pool
+# full.
 # Usage: router.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -56,8 +60,10 @@ CFG
 [forward]
 mode = "l3"
 
-[log]
-level = "debug"
+# Behind b: 10.54.0.0/24 (b holds 10.54.0.1 on its loopback).
+[[route]]
+prefix = "10.54.0.0/24"
+via = "$(v4 1 2)"
 CFG
 } >"$WORK/cfg.toml"
 
@@ -78,6 +84,8 @@ for n in 0 1 2; do
   ip -n "${NS[$n]}" route add default via "$(v4 $n 1)"
   ip -n "${NS[$n]}" -6 route add default via "$(v6 $n 1)"
 done
+ip -n "${NS[1]}" addr add 10.54.0.1/32 dev lo
+ip -n "${NS[2]}" addr add 10.53.0.1/32 dev lo
 pass "three namespaces, each behind one of pmdfwd's ports"
 
 ping_ok() {  # ping_ok NS [-6] ADDRESS
@@ -92,6 +100,42 @@ check "IPv6 ping a -> c crosses the router" ping_ok "${NS[0]}" -6 "$(v6 2 2)"
 check "a's neighbour cache holds the router's MAC (ARP)" \
   bash -c "ip -n ${NS[0]} neigh show $(v4 0 1) | grep -q lladdr"
 ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
+check "a static route from the config: a -> 10.54.0.1 behind b" ping_ok "${NS[0]}" 10.54.0.1
+
+# A route added, deleted and added again while the router runs.
+check "nothing reaches 10.53.0.1 before its route exists" \
+  bash -c "! ip netns exec ${NS[0]} ping -c 1 -W 1 10.53.0.1 >/dev/null 2>&1"
+ctl route add 10.53.0.0/24 --via "$(v4 2 2)" >"$WORK/route-add.txt" 2>&1
+check "pmdctl route add says so" grep -q "route 10.53.0.0/24 added" "$WORK/route-add.txt"
+check "the added route carries traffic: a -> 10.53.0.1" ping_ok "${NS[0]}" 10.53.0.1
+ctl show routes >"$WORK/routes.log" 2>&1
+check "show routes lists it as runtime, forwarding via c" \
+  grep -Eq "^10\.53\.0\.0/24 +runtime +p2 +$(v4 2 2) +forward" "$WORK/routes.log"
+check "show routes lists the static one" grep -Eq "^10\.54\.0\.0/24 +static +p1 " "$WORK/routes.log"
+check "show routes lists a connected subnet" grep -Eq "^10\.52\.0\.0/24 +connected +p0 " "$WORK/routes.log"
+ctl route del 10.53.0.0/24 >"$WORK/route-del.txt" 2>&1
+check "pmdctl route del says so" grep -q "route 10.53.0.0/24 deleted" "$WORK/route-del.txt"
+ip netns exec "${NS[0]}" ping -c 2 -i 0.3 -W 1 10.53.0.1 >"$WORK/ping-deleted.txt" 2>&1
+check "after route del, nothing reaches 10.53.0.1" grep -q " 0 received" "$WORK/ping-deleted.txt"
+check "after route del, the router answers net unreachable" \
+  grep -q "Destination Net Unreachable" "$WORK/ping-deleted.txt"
+ctl route add 10.53.0.0/24 --via "$(v4 2 2)" >/dev/null 2>&1
+check "added again, the route carries traffic again" ping_ok "${NS[0]}" 10.53.0.1
+check "route add refuses a next hop on no subnet" \
+  bash -c "! $PMDCTL --file-prefix $PREFIX route add 10.60.0.0/16 --via 10.99.0.1 2>&1 | grep -q 'on no connected subnet' && false || true"
+ctl route add 10.60.0.0/16 --via 10.99.0.1 >"$WORK/route-bad.txt" 2>&1; rc=$?
+check "route add with a bad next hop fails (exit $rc) with the reason" \
+  bash -c "test $rc -ne 0 && grep -q 'on no connected subnet' $WORK/route-bad.txt"
+ctl route del 10.52.0.0/24 >"$WORK/route-del-conn.txt" 2>&1; rc=$?
+check "route del refuses a connected subnet (exit $rc)" \
+  bash -c "test $rc -ne 0 && grep -q 'connected subnet' $WORK/route-del-conn.txt"
+ctl show neighbours >"$WORK/neighbours.log" 2>&1
+check "show neighbours: c resolved by ARP" grep -Eq "^p2/$(v4 2 2) +reachable +[0-9a-f:]{17}" "$WORK/neighbours.log"
+check "show neighbours: c resolved by ND" grep -Eq "^p2/$(v6 2 2) +reachable +[0-9a-f:]{17}" "$WORK/neighbours.log"
+ctl --json show router >"$WORK/router.json" 2>&1
+check "the control path answered ARP requests and pings" \
+  json_get "$(cat "$WORK/router.json")" \
+  'exit(0 if d["arp_requests_answered"] > 0 and d["echo_replies"] > 0 and d["icmp_errors_sent"] > 0 else 1)'
 
 # traceroute with UDP probes: TTL 1 ends at the router, which answers with
 # time exceeded from its address on a's subnet; TTL 2 reaches c.

@@ -112,9 +112,11 @@ TEST_CASE("command line: a missing, unknown or bad word is a usage error", "[com
         return "(parsed)";
     };
     CHECK(message({}) ==
-          "pmdctl needs one of: show, stats, clear, shutdown, watch, fields, metrics");
-    CHECK(message({"show"}) ==
-          "show needs one of: ports, workers, pools, plan, latency, log, xstats");
+          "pmdctl needs one of: show, route, stats, clear, shutdown, watch, fields, metrics");
+    CHECK(
+        message({"show"}) ==
+        "show needs one of: ports, workers, pools, plan, latency, log, xstats, routes, neighbours, "
+        "router");
     CHECK(message({"clear"}) == "clear needs one of: stats");
     CHECK(message({"bogus"}).find("bogus") != std::string::npos);
     CHECK(message({"show", "bogus"}).find("bogus") != std::string::npos);
