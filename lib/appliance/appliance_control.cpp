@@ -22,6 +22,7 @@ WorkerIdentity Appliance::identity(size_t i) const {
     who.rx_port = cfg_.ports[wp.rx_port].name;
     who.rx_queue = wp.rx_queue;
     if (wp.tx_port != kNoPort) who.tx_port = cfg_.ports[size_t(wp.tx_port)].name;
+    if (cfg_.forward.mode == ForwardMode::l3) who.tx_port = "routed";
     who.tx_queue = wp.tx_queue;
     who.poll = to_string(wp.poll);
     return who;

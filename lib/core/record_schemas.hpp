@@ -63,7 +63,8 @@ inline constexpr Field kWorkerFields[] = {
     kRxPort,
     kRxQueue,
     {"tx_port", Unit::none, Kind::info,
-     "the port its packets leave on; - when its rx port is the source of no pair"},
+     "the port its packets leave on; - when its rx port is the source of no pair; routed in "
+     "mode l3, where each packet's route says"},
     {"tx_queue", Unit::none, Kind::info,
      "the TX queue its packets leave on: its own, or that of the owner it hands them to"},
     kPoll,
