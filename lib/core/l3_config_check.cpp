@@ -224,8 +224,9 @@ std::optional<ConfigError> check_l3_config(const Config& cfg) {
                   "and \"l2\": remove them");
     size_t v4 = 0, v6 = 0;
     if (auto e = check_addresses(cfg, v4, v6)) return e;
-    // Every address is a host route too.
-    v4 *= 2;
+    // Every address is a host route too; an IPv4 subnet's network and
+    // broadcast addresses are two more.
+    v4 *= 4;
     v6 *= 2;
     if (auto e = check_routes(cfg, v4, v6)) return e;
     if (auto e = check_neighbours(cfg)) return e;
@@ -233,7 +234,8 @@ std::optional<ConfigError> check_l3_config(const Config& cfg) {
         if (count > cfg.l3.max_routes)
             return at(cfg, cfg.l3_loc.line ? cfg.l3_loc : cfg.forward.mode_loc, "l3.max_routes",
                       std::string("the config's ") + family + " routes (" + std::to_string(count) +
-                          ", each interface address counting twice: its subnet and itself) "
+                          ", each interface address counting as its subnet, itself and, in "
+                          "IPv4, the subnet's network and broadcast addresses) "
                           "exceed l3.max_routes " +
                           std::to_string(cfg.l3.max_routes));
     return std::nullopt;

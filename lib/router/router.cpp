@@ -135,6 +135,15 @@ Status Router::program_config() {
             if (auto st = install({a.network(), Origin::connected, {}, int(p)}); !st) return st;
             if (auto st = install({host_prefix(a.address), Origin::local, {}, int(p)}); !st)
                 return st;
+            // An IPv4 subnet's network and broadcast addresses name no
+            // neighbour: they are the router's to drop (RFC 2644: no
+            // directed broadcast is forwarded), never resolved.
+            if (a.address.family != IpFamily::v4 || a.length > 30) continue;
+            IpAddress broadcast = a.network().address;
+            for (unsigned bit = a.length; bit < 32; ++bit)
+                broadcast.bytes[bit / 8] |= uint8_t(0x80 >> (bit % 8));
+            for (const IpAddress& x : {a.network().address, broadcast})
+                if (auto st = install({host_prefix(x), Origin::local, {}, int(p)}); !st) return st;
         }
     }
     for (const auto& n : cfg_.neighbours) {

@@ -267,5 +267,5 @@ mode = "l3"
             "[[route]]\nprefix = \"172.16." + std::to_string(i) + ".0/24\"\nvia = \"10.1.0.9\"\n";
     const std::string why = refusal(routes);
     INFO(why);
-    CHECK(why.rfind("21:1 l3.max_routes: the config's IPv4 routes (26,", 0) == 0);
+    CHECK(why.rfind("21:1 l3.max_routes: the config's IPv4 routes (32,", 0) == 0);
 }
