@@ -7,7 +7,12 @@
 namespace pmdfwd {
 
 #define PMDFWD_ROUTER_COUNTERS(X)                                                                \
-    X(punts, packets, "packets the workers handed to the control path")                          \
+    X(punts, packets, "packets the workers handed to the control path, all reasons")             \
+    X(punts_neighbour, packets, "punted as ARP or neighbour discovery")                          \
+    X(punts_to_us, packets, "punted as addressed to one of the router's addresses")              \
+    X(punts_no_neighbour, packets, "punted to wait for a neighbour without a MAC yet")           \
+    X(punts_icmp_error, packets,                                                                 \
+      "dropped by a worker (ttl_expired, no_route) and passed on for an ICMP error")             \
     X(arp_requests_answered, packets, "ARP requests for one of our addresses, answered")         \
     X(arp_ignored, packets, "ARP packets neither for our addresses nor answering our requests")  \
     X(nd_solicitations_answered, packets, "neighbour solicitations for our addresses, answered") \

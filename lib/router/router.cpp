@@ -350,15 +350,20 @@ void Router::handle(rte_mbuf* m, uint64_t now) {
     const int port = port_index_of(m->port);
     switch (PuntReason(m->hash.usr)) {
         case PuntReason::neighbour:
+            counters_.punts_neighbour++;
             return handle_neighbour(m, port, now);
         case PuntReason::to_us:
+            counters_.punts_to_us++;
             return handle_to_us(m, port);
         case PuntReason::no_neighbour:
+            counters_.punts_no_neighbour++;
             return handle_unresolved(m, now);
         case PuntReason::time_exceeded:
+            counters_.punts_icmp_error++;
             send_icmp_error(m, port, IcmpError::time_exceeded);
             return rte_pktmbuf_free(m);
         case PuntReason::unreachable:
+            counters_.punts_icmp_error++;
             send_icmp_error(m, port, IcmpError::net_unreachable);
             return rte_pktmbuf_free(m);
     }
