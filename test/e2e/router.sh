@@ -146,6 +146,14 @@ else
   fail "traceroute runs" "$(tr '\n' ' ' <"$WORK/traceroute.txt")"
 fi
 
+if ip netns exec "${NS[0]}" traceroute -6 -n -q 1 -w 2 -m 4 "$(v6 2 2)" >"$WORK/traceroute6.txt" 2>&1; then
+  # traceroute prints addresses compressed: 2001:db8:52::1 for a's router.
+  check "IPv6 traceroute: the router is hop 1" grep -Eq "^ 1  2001:db8:52::1 " "$WORK/traceroute6.txt"
+  check "IPv6 traceroute: c is hop 2" grep -Eq "^ 2  $(v6 2 2) " "$WORK/traceroute6.txt"
+else
+  fail "IPv6 traceroute runs" "$(tr '\n' ' ' <"$WORK/traceroute6.txt")"
+fi
+
 ip netns exec "${NS[2]}" iperf3 -s -1 -B "$(v4 2 2)" >"$WORK/iperf-s.txt" 2>&1 &
 IPERF_PID=$!
 for _ in $(seq 200); do
