@@ -4,8 +4,10 @@
 // use them on a header in place, the ICMP sums are the control path's.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace pmdfwd {
@@ -41,20 +43,36 @@ uint16_t icmpv6_checksum(std::span<const uint8_t, 16> src, std::span<const uint8
 // TTL - 1, with the checksum updated by RFC 1624 eqn. 3,
 // HC' = ~(~HC + ~m + m'), on the 16-bit word that holds TTL and protocol.
 // Eqn. 3 and not RFC 1141's HC' = HC + m + ~m': that one can leave 0xffff
-// where a full recompute gives 0x0000. The caller has seen TTL > 1.
+// where a full recompute gives 0x0000. With TTL > 1 the word m' is m less
+// one in its TTL byte, so ~m + m' is 0xfffe whatever m is; and a ones'
+// complement sum is the same in either byte order (RFC 1071), so the
+// checksum is updated as it lies in memory, with no swap. The caller has
+// seen TTL > 1.
 inline void decrement_ttl(uint8_t* ipv4_header) {
-    uint8_t* const ttl_proto = ipv4_header + 8;
-    uint8_t* const checksum = ipv4_header + 10;
-    const auto old_word = uint16_t(ttl_proto[0] << 8 | ttl_proto[1]);
-    ttl_proto[0] = uint8_t(ttl_proto[0] - 1);
-    const auto new_word = uint16_t(ttl_proto[0] << 8 | ttl_proto[1]);
-    const auto old_checksum = uint16_t(checksum[0] << 8 | checksum[1]);
-    uint32_t sum = uint32_t(uint16_t(~old_checksum)) + uint16_t(~old_word) + new_word;
-    sum = (sum & 0xffff) + (sum >> 16);  // three words: two folds carry everything
+    ipv4_header[8] = uint8_t(ipv4_header[8] - 1);
+    uint16_t checksum;
+    std::memcpy(&checksum, ipv4_header + 10, 2);
+    // ~m + m' = 0xfffe in the byte order of the TTL/protocol word: TTL is
+    // its first byte, which a little-endian load puts low.
+    constexpr uint32_t kTtlDelta = std::endian::native == std::endian::little ? 0xfffe : 0xfeff;
+    uint32_t sum = uint32_t(uint16_t(~checksum)) + kTtlDelta;
+    sum = (sum & 0xffff) + (sum >> 16);  // two terms: one fold carries everything
+    checksum = uint16_t(~sum);
+    std::memcpy(ipv4_header + 10, &checksum, 2);
+}
+
+// Whether a 20-byte IPv4 header (no options) sums to all ones: its checksum
+// is right. Five 32-bit words summed and folded (RFC 1071's larger-word
+// sum), inline for the workers' per-packet check.
+inline bool ipv4_header20_checksum_ok(const uint8_t* ipv4_header) {
+    uint32_t w[5];
+    std::memcpy(w, ipv4_header, sizeof w);
+    uint64_t sum = uint64_t(w[0]) + w[1] + w[2] + w[3] + w[4];
+    sum = (sum & 0xffffffff) + (sum >> 32);
+    sum = (sum & 0xffffffff) + (sum >> 32);
     sum = (sum & 0xffff) + (sum >> 16);
-    const auto new_checksum = uint16_t(~sum);
-    checksum[0] = uint8_t(new_checksum >> 8);
-    checksum[1] = uint8_t(new_checksum);
+    sum = (sum & 0xffff) + (sum >> 16);
+    return sum == 0xffff;
 }
 
 // Hop limit - 1; IPv6 has no header checksum to follow it. The caller has

@@ -47,14 +47,25 @@ inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, boo
     if (type != rte_cpu_to_be_16(0x0800) || f[14] != 0x45 || f[14 + 8] <= 1) return false;
     const uint32_t total = uint32_t(f[16]) << 8 | f[17];
     if (total < 20 || total + 14 > pkt_len) return false;
-    return cksum_good || ipv4_header_checksum(f + 14, 20) == 0;
+    return cksum_good || ipv4_header20_checksum_ok(f + 14);
 }
 
-Classified classify(const rte_mbuf* m, const uint8_t* f) {
-    const bool cksum_good =
-        (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-    if (likely(plain_ipv4(f, m->data_len, m->pkt_len, cksum_good)))
-        return {Step::lookup_v4, false, 14, DropReason::count};
+// An untagged IPv6 packet with hop limit > 1 that is not ICMPv6 (which may
+// be neighbour discovery, the control path's): routed without the slow path.
+inline bool plain_ipv6(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len) {
+    if (seg_len < 54) return false;
+    uint16_t type;
+    std::memcpy(&type, f + 12, 2);
+    if (type != rte_cpu_to_be_16(0x86dd) || (f[14] >> 4) != 6 || f[14 + 6] == 58 || f[14 + 7] <= 1)
+        return false;
+    const uint32_t payload = uint32_t(f[18]) << 8 | f[19];
+    return payload + 54 <= pkt_len;
+}
+
+// Everything but plain IPv4 and IPv6: tags, options, ND, bad headers. Out
+// of line, so that the plain cases stay compact.
+__attribute__((noinline)) Classified classify_slow(const rte_mbuf* m, const uint8_t* f,
+                                                   bool cksum_good) {
     const L3Header h =
         parse_l3_header(std::span<const uint8_t>(f, m->data_len), m->pkt_len, cksum_good);
     switch (h.verdict) {
@@ -73,6 +84,16 @@ Classified classify(const rte_mbuf* m, const uint8_t* f) {
             break;
     }
     return {Step::drop, false, h.l3_offset, DropReason::bad_header};
+}
+
+inline Classified classify(const rte_mbuf* m, const uint8_t* f) {
+    const bool cksum_good =
+        (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD;
+    if (likely(plain_ipv4(f, m->data_len, m->pkt_len, cksum_good)))
+        return {Step::lookup_v4, false, 14, DropReason::count};
+    if (plain_ipv6(f, m->data_len, m->pkt_len))
+        return {Step::lookup_v6, false, 14, DropReason::count};
+    return classify_slow(m, f, cksum_good);
 }
 
 // ICMP errors are the control path's to send, at l3.icmp_rate_limit; a
@@ -138,10 +159,12 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
     uint8_t v6[kChunk][16];
     uint64_t v4_nh[kChunk], v6_nh[kChunk];
     uint16_t n4 = 0, n6 = 0;
+    uint64_t rx_bytes = 0;
     for (uint16_t i = 0; i < n; ++i) {
         if (i + kPrefetchAhead < n)
             rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
         const uint8_t* f = rte_pktmbuf_mtod(pkts[i], const uint8_t*);
+        rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
         c[i] = classify(pkts[i], f);
         if (c[i].step == Step::lookup_v4) {
             uint32_t dst;
@@ -151,6 +174,7 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
             std::memcpy(v6[n6++], f + c[i].l3_offset + 24, 16);
         }
     }
+    out.rx_bytes += rx_bytes;
     if (n4) rte_fib_lookup_bulk(w.router.fib4, v4, v4_nh, n4);
     if (n6) rte_fib6_lookup_bulk(w.router.fib6, v6, v6_nh, n6);
     uint16_t k4 = 0, k6 = 0;
@@ -182,6 +206,7 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
                     break;
                 }
                 rewrite(m, rte_pktmbuf_mtod(m, uint8_t*), ci.l3_offset, v4_pkt, nh);
+                out.tx_bytes += rte_pktmbuf_pkt_len(m);
                 o.by_port[p][o.count[p]++] = m;
                 o.used_ports |= 1u << p;
                 break;
@@ -231,9 +256,6 @@ void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutco
     o.used_ports = 0;
     o.punts = 0;
     std::memset(o.count, 0, sizeof o.count);
-    uint64_t rx_bytes = 0;
-    for (uint16_t i = 0; i < n; ++i) rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-    out.rx_bytes = rx_bytes;
     for (uint16_t first = 0; first < n; first += kChunk) {
         const auto len = uint16_t(n - first < kChunk ? n - first : kChunk);
         route_chunk(w, pkts + first, len, o, out);
@@ -241,7 +263,6 @@ void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutco
         enter_phase(w, LoopPhase::tx);
         for (uint32_t ports = o.used_ports; ports != 0; ports &= ports - 1) {
             const unsigned p = unsigned(__builtin_ctz(ports));
-            out.tx_bytes += sum_pkt_len(o.by_port[p], o.count[p]);
             transmit(w.l3_tx[p], w.tx_retries, o.by_port[p], o.count[p], out);
             o.count[p] = 0;
         }
