@@ -469,7 +469,8 @@ void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
     const IpFamily family = h.ethertype == kEtherTypeIpv4 ? IpFamily::v4 : IpFamily::v6;
     const IpAddress* from = address_on(port, family, nullptr);
     if (!from) return;
-    if (!icmp_bucket_.take(now_ms() * 1000000)) {
+    // The bucket takes rate 0 as no limit; l3.icmp_rate_limit 0 sends none.
+    if (cfg_.l3.icmp_rate_limit == 0 || !icmp_bucket_.take(now_ms() * 1000000)) {
         counters_.icmp_errors_rate_limited++;
         return;
     }
