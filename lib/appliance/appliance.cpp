@@ -268,7 +268,7 @@ Status Appliance::wire_workers() {
                 if (wp.l3_tx_queue[p] < 0) continue;
                 const Port& out = *ports_[p].port;
                 w->l3_tx[p] = {out.id(), uint16_t(wp.l3_tx_queue[p]), out.link_cell()};
-                w->l3_max_frame[p] = max_frame_bytes(cfg_.ports[p].mtu);
+                w->l3_max_frame[p] = max_routed_frame_bytes(cfg_.ports[p].mtu);
             }
         }
         for (const auto& sender : plan_.workers)

@@ -6,24 +6,26 @@
 
 namespace pmdfwd {
 
-#define PMDFWD_DROP_REASONS(X)                                                                     \
-    X(tx_full, "the TX ring stayed full after tx_retries extra tx_burst calls")                    \
-    X(handoff_full, "the handoff ring to the owner of the output TX queue was full")               \
-    X(no_route,                                                                                    \
-      "patch and l2: the rx port is the source of no forwarding pair; l3: no route to the "        \
-      "destination")                                                                               \
-    X(runt, "l2 mode: the first segment is shorter than an Ethernet header")                       \
-    X(oversize, "longer than the output port's mtu allows (mtu + Ethernet header + one VLAN tag)") \
-    X(link_down,                                                                                   \
-      "the TX queue took no more while the output port's link was down or its interface gone")     \
-    X(ttl_expired, "l3: the TTL or hop limit would reach 0 (ICMP time exceeded goes back)")        \
-    X(bad_header,                                                                                  \
-      "l3: an IPv4 or IPv6 header a router must not forward: cut short, wrong version, IHL or "    \
-      "length, bad checksum")                                                                      \
-    X(not_ip, "l3: neither IPv4, IPv6, ARP nor neighbour discovery (or a second VLAN tag)")        \
-    X(punt_full,                                                                                   \
-      "l3: the ring to the control path was full (ARP, ND, to this router, "                       \
-      "unresolved)")
+#define PMDFWD_DROP_REASONS(X)                                                                   \
+    X(tx_full, "the TX ring stayed full after tx_retries extra tx_burst calls")                  \
+    X(handoff_full, "the handoff ring to the owner of the output TX queue was full")             \
+    X(no_route,                                                                                  \
+      "patch and l2: the rx port is the source of no forwarding pair; l3: no route to the "      \
+      "destination")                                                                             \
+    X(runt, "l2 mode: the first segment is shorter than an Ethernet header")                     \
+    X(oversize,                                                                                  \
+      "longer than the output port's mtu allows (mtu + Ethernet header + one VLAN tag; l3: an "  \
+      "IP packet over the mtu)")                                                                 \
+    X(link_down,                                                                                 \
+      "the TX queue took no more while the output port's link was down or its interface gone")   \
+    X(ttl_expired, "l3: the TTL or hop limit would reach 0 (ICMP time exceeded goes back)")      \
+    X(bad_header,                                                                                \
+      "l3: an IPv4 or IPv6 header a router must not forward: cut short, wrong version, IHL or "  \
+      "length, bad checksum")                                                                    \
+    X(not_ip, "l3: neither IPv4, IPv6, ARP nor neighbour discovery (or a second VLAN tag)")      \
+    X(punt_full,                                                                                 \
+      "l3: the ring to the control path was full (ARP, ND, to this router), or half full for a " \
+      "packet waiting for its neighbour (the rest is kept for the answer)")
 
 enum class DropReason : unsigned {
 #define PMDFWD_DROP_ENUM(name, help) name,

@@ -17,6 +17,10 @@ constexpr uint32_t max_frame_bytes(uint16_t mtu) {
     return uint32_t(mtu + kEtherHeaderLen + kVlanTagLen);
 }
 
+// The longest frame router mode sends on a port of this mtu: routed frames
+// leave untagged, so an mtu-sized IP packet behind an Ethernet header.
+constexpr uint32_t max_routed_frame_bytes(uint16_t mtu) { return uint32_t(mtu + kEtherHeaderLen); }
+
 struct L2Header {
     std::array<uint8_t, 12> dst_src{};
 

@@ -118,6 +118,13 @@ struct Outputs {
     uint16_t punts;
 };
 
+// Packets waiting for a neighbour fill at most half the punt ring: a flow
+// to an unresolved neighbour must leave room for the ARP reply or neighbour
+// advertisement that resolves it. Read only for such packets.
+bool room_to_wait(const WorkerContext& w, const Outputs& o) {
+    return rte_ring_count(w.punt) + o.punts < rte_ring_get_capacity(w.punt) / 2;
+}
+
 void drop(rte_mbuf* m, DropReason why, BurstOutcome& out) {
     out.drops[idx(why)]++;
     rte_pktmbuf_free(m);
@@ -219,6 +226,10 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
                 if (unlikely(ci.ttl_expired)) {
                     drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o,
                                     out);
+                    break;
+                }
+                if (unlikely(!room_to_wait(w, o))) {
+                    drop(m, DropReason::punt_full, out);
                     break;
                 }
                 out.punted++;

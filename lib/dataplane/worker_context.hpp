@@ -124,7 +124,8 @@ struct alignas(64) WorkerContext {
     alignas(64) Histogram residence;
 
     // l3 mode, read-only after launch: its own TX queue on each port (by
-    // config port index) and the longest frame each port takes.
+    // config port index) and the longest frame it sends there, untagged
+    // (max_routed_frame_bytes: the route's check takes a tag off first).
     TxTarget l3_tx[kMaxPorts];
     uint32_t l3_max_frame[kMaxPorts] = {};
 

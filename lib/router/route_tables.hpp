@@ -18,6 +18,11 @@
 
 namespace pmdfwd {
 
+// What a freed next hop holds in a build with PMDFWD_POISON_NEXT_HOPS (the
+// EAL tests): forward on port 0 to 02:de:ad:00:00:00 from 02:de:ad:00:00:01.
+constexpr NextHop kPoisonedNextHop{
+    {0x02, 0xde, 0xad, 0, 0, 0, 0x02, 0xde, 0xad, 0, 0, 1}, 0, NextHopKind::forward, 0};
+
 class RouterTables {
   public:
     // `workers`: the RCU thread ids 0..workers-1 the workers report on.

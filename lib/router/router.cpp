@@ -202,6 +202,27 @@ const Router::RibRoute* Router::longest_match(const IpAddress& address) const {
     return nullptr;
 }
 
+// Whether the RIB reaches `address` on `port` without a gateway: a
+// connected subnet, a route with a port and no via, or that address's own
+// host route there. Only such a neighbour is learnt from what it sends: its
+// host route would otherwise take any address's traffic to whoever claimed it.
+bool Router::on_link(int port, const IpAddress& address) const {
+    const RibRoute* r = longest_match(address);
+    if (!r || r->port != port) return false;
+    switch (r->origin) {
+        case Origin::connected:
+            return true;
+        case Origin::neighbour:
+            return r->via && *r->via == address;
+        case Origin::static_route:
+        case Origin::runtime:
+            return !r->via;
+        case Origin::local:
+            break;
+    }
+    return false;
+}
+
 int Router::port_index_of(uint16_t port_id) const {
     return port_id < port_of_id_.size() ? port_of_id_[port_id] : -1;
 }
@@ -391,8 +412,9 @@ void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
             counters_.arp_ignored++;
             return rte_pktmbuf_free(m);
         }
-        neighbours_.learn({uint16_t(port), v4_address(a.packet.sender_ip)}, a.packet.sender_mac,
-                          now, for_us, actions_);
+        const IpAddress sender = v4_address(a.packet.sender_ip);
+        if (on_link(port, sender))
+            neighbours_.learn({uint16_t(port), sender}, a.packet.sender_mac, now, for_us, actions_);
         if (for_us && a.packet.op == ArpOp::request) {
             if (rte_mbuf* reply = alloc_frame()) {
                 const size_t len = build_arp_reply(
@@ -417,7 +439,7 @@ void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
     const IpAddress* ours = address_on(port, IpFamily::v6, &msg.target);
     const bool for_us = ours && *ours == msg.target;
     if (msg.type == NdType::solicitation) {
-        if (msg.link_layer)
+        if (msg.link_layer && on_link(port, msg.src))
             neighbours_.learn({uint16_t(port), msg.src}, *msg.link_layer, now, for_us, actions_);
         if (for_us) {
             MacAddr frame_src;
@@ -433,7 +455,7 @@ void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
         } else {
             counters_.nd_ignored++;
         }
-    } else if (msg.link_layer) {
+    } else if (msg.link_layer && on_link(port, msg.target)) {
         neighbours_.learn({uint16_t(port), msg.target}, *msg.link_layer, now, msg.solicited_flag,
                           actions_);
     }
@@ -488,7 +510,8 @@ void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
     const IpFamily family = h.ethertype == kEtherTypeIpv4 ? IpFamily::v4 : IpFamily::v6;
     const IpAddress* from = address_on(port, family, nullptr);
     if (!from) return;
-    if (!icmp_bucket_.take(now_ms() * 1000000)) {
+    // The bucket takes rate 0 as no limit; l3.icmp_rate_limit 0 sends none.
+    if (cfg_.l3.icmp_rate_limit == 0 || !icmp_bucket_.take(now_ms() * 1000000)) {
         counters_.icmp_errors_rate_limited++;
         return;
     }

@@ -98,6 +98,7 @@ class Router {
     Status install(RibRoute route);
     uint32_t next_hop_for(const RibRoute& r) const;
     const RibRoute* longest_match(const IpAddress& address) const;
+    bool on_link(int port, const IpAddress& address) const;
     int port_index_of(uint16_t port_id) const;
     const IpAddress* address_on(int port, IpFamily family, const IpAddress* near) const;
 
