@@ -19,11 +19,16 @@ namespace {
 // Next hops are 2-byte values in both tables: DIR24_8 and the trie keep
 // one bit of each entry for themselves, so 32767 is the largest index.
 constexpr uint32_t kMaxNextHops = 32767;
-// Groups of 256 entries for the prefixes longer than /24: one per /24 that
-// holds a longer route (a neighbour's host route, say) in IPv4; IPv6 host
-// routes need up to 13 each. 2 MiB and 4 MiB of tables.
-constexpr uint32_t kTbl8v4 = 4096;
-constexpr uint32_t kTbl8v6 = 8192;
+// Groups of 256 two-byte entries for the prefixes longer than /24, which
+// the same 15 bits index: at most 32767 (16 MiB) per table. IPv4 needs one
+// per /24 that holds a longer route (a neighbour's host route, say), so at
+// most one per route; an IPv6 /64 needs up to five (one per byte past the
+// 24th bit) that routes sharing their upper bytes share, a /128 up to 13.
+constexpr uint32_t kMaxTbl8 = 32767;
+constexpr uint32_t kMinTbl8 = 256;
+uint32_t tbl8_groups(uint64_t wanted) {
+    return uint32_t(std::clamp<uint64_t>(wanted, kMinTbl8, kMaxTbl8));
+}
 
 std::string dpdk_error(const char* what) {
     return std::string(what) + " failed: " + rte_strerror(rte_errno);
@@ -51,21 +56,21 @@ Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& na
     c4.default_nh = kUnreachableNextHop;
     c4.max_routes = int(cfg.max_routes);
     c4.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
-    c4.dir24_8.num_tbl8 = kTbl8v4;
+    c4.dir24_8.num_tbl8 = tbl8_groups(cfg.max_routes);
     t->fib4_ = rte_fib_create((name + "_v4").c_str(), socket, &c4);
     if (!t->fib4_)
         return make_error("l3: " + dpdk_error("rte_fib_create") +
-                          " (the IPv4 table takes about 40 MiB: raise eal.memory_mb)");
+                          " (the IPv4 table takes 32-48 MiB: raise eal.memory_mb)");
     rte_fib6_conf c6{};
     c6.type = RTE_FIB6_TRIE;
     c6.default_nh = kUnreachableNextHop;
     c6.max_routes = int(cfg.max_routes);
     c6.trie.nh_sz = RTE_FIB6_TRIE_2B;
-    c6.trie.num_tbl8 = kTbl8v6;
+    c6.trie.num_tbl8 = tbl8_groups(uint64_t(cfg.max_routes) * 5);
     t->fib6_ = rte_fib6_create((name + "_v6").c_str(), socket, &c6);
     if (!t->fib6_)
         return make_error("l3: " + dpdk_error("rte_fib6_create") +
-                          " (the IPv6 table takes about 40 MiB: raise eal.memory_mb)");
+                          " (the IPv6 table takes 32-48 MiB: raise eal.memory_mb)");
 
     const size_t rcu_size = rte_rcu_qsbr_get_memsize(workers);
     t->rcu_ = static_cast<rte_rcu_qsbr*>(
@@ -124,10 +129,12 @@ Status RouterTables::set_route(const IpPrefix& prefix, uint32_t next_hop) {
                        ? rte_fib_add(fib4_, prefix.address.v4_host_order(), prefix.length, next_hop)
                        : rte_fib6_add(fib6_, prefix.address.bytes.data(), prefix.length, next_hop);
     if (rc != 0)
-        return make_error("l3: cannot add route " + prefix.to_string() + ": " +
-                              (rc == -ENOSPC ? std::string("the table is full (l3.max_routes)")
-                                             : std::string(rte_strerror(-rc))),
-                          rc);
+        return make_error(
+            "l3: cannot add route " + prefix.to_string() + ": " +
+                (rc == -ENOSPC ? std::string("the table is full: l3.max_routes, or its groups "
+                                             "for prefixes longer than /24 (docs/config.md)")
+                               : std::string(rte_strerror(-rc))),
+            rc);
     return Ok{};
 }
 

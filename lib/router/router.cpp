@@ -268,9 +268,11 @@ Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
     const auto it = rib_.find(prefix.to_string());
     if (it != rib_.end() && it->second.origin != Origin::static_route &&
         it->second.origin != Origin::runtime)
-        return make_error(
-            "'" + prefix.to_string() + "' is a " +
-            (it->second.origin == Origin::local ? "local address" : "connected subnet"));
+        return make_error("'" + prefix.to_string() + "' is " +
+                          (it->second.origin == Origin::local ? "one of the router's addresses"
+                           : it->second.origin == Origin::neighbour
+                               ? "a resolved neighbour's host route"
+                               : "a connected subnet"));
     return install({prefix, Origin::runtime, via, port});
 }
 
