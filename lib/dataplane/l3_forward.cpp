@@ -86,14 +86,15 @@ __attribute__((noinline)) Classified classify_slow(const rte_mbuf* m, const uint
     return {Step::drop, false, h.l3_offset, DropReason::bad_header};
 }
 
-inline Classified classify(const rte_mbuf* m, const uint8_t* f) {
-    const bool cksum_good =
-        (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD;
-    if (likely(plain_ipv4(f, m->data_len, m->pkt_len, cksum_good)))
-        return {Step::lookup_v4, false, 14, DropReason::count};
+// Anything but plain IPv4, which route_chunk tells apart itself.
+inline Classified classify_rest(const rte_mbuf* m, const uint8_t* f, bool cksum_good) {
     if (plain_ipv6(f, m->data_len, m->pkt_len))
         return {Step::lookup_v6, false, 14, DropReason::count};
     return classify_slow(m, f, cksum_good);
+}
+
+inline bool rx_checksum_good(const rte_mbuf* m) {
+    return (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 }
 
 // ICMP errors are the control path's to send, at l3.icmp_rate_limit; a
@@ -159,20 +160,75 @@ void rewrite(rte_mbuf* m, uint8_t* f, uint16_t l3_offset, bool v4, const NextHop
     std::memcpy(f, nh.dst_src, 12);
 }
 
+// What one looked-up packet becomes: sent on its route's port, punted, or
+// dropped by reason.
+void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pkt,
+               const NextHop& nh, Outputs& o, BurstOutcome& out) {
+    switch (nh.kind) {
+        case NextHopKind::forward: {
+            if (unlikely(ci.ttl_expired)) {
+                drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o, out);
+                return;
+            }
+            const uint8_t p = nh.port;
+            if (unlikely(m->pkt_len - (ci.l3_offset - 14u) > w.l3_max_frame[p])) {
+                drop(m, DropReason::oversize, out);
+                return;
+            }
+            rewrite(m, rte_pktmbuf_mtod(m, uint8_t*), ci.l3_offset, v4_pkt, nh);
+            out.tx_bytes += rte_pktmbuf_pkt_len(m);
+            o.by_port[p][o.count[p]++] = m;
+            o.used_ports |= 1u << p;
+            return;
+        }
+        case NextHopKind::local:
+            out.punted++;
+            punt(m, PuntReason::to_us, o);
+            return;
+        case NextHopKind::resolve:
+            if (unlikely(ci.ttl_expired)) {
+                drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o, out);
+                return;
+            }
+            if (unlikely(!room_to_wait(w, o))) {
+                drop(m, DropReason::punt_full, out);
+                return;
+            }
+            out.punted++;
+            punt(m, PuntReason::no_neighbour, o);
+            return;
+        case NextHopKind::unreachable:
+            drop_with_error(w, m, DropReason::no_route, PuntReason::unreachable, o, out);
+            return;
+    }
+}
+
+constexpr Classified kPlainV4{Step::lookup_v4, false, 14, DropReason::count};
+
 void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
                  BurstOutcome& out) {
     Classified c[kChunk];
     uint32_t v4[kChunk];
     uint8_t v6[kChunk][16];
     uint64_t v4_nh[kChunk], v6_nh[kChunk];
-    uint16_t n4 = 0, n6 = 0;
+    uint16_t n4 = 0, n6 = 0, plain = 0;
     uint64_t rx_bytes = 0;
     for (uint16_t i = 0; i < n; ++i) {
         if (i + kPrefetchAhead < n)
             rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
-        const uint8_t* f = rte_pktmbuf_mtod(pkts[i], const uint8_t*);
-        rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-        c[i] = classify(pkts[i], f);
+        const rte_mbuf* m = pkts[i];
+        const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
+        rx_bytes += rte_pktmbuf_pkt_len(m);
+        const bool cksum_good = rx_checksum_good(m);
+        if (likely(plain_ipv4(f, m->data_len, m->pkt_len, cksum_good))) {
+            c[i] = kPlainV4;
+            plain++;
+            uint32_t dst;
+            std::memcpy(&dst, f + 30, 4);
+            v4[n4++] = rte_be_to_cpu_32(dst);
+            continue;
+        }
+        c[i] = classify_rest(m, f, cksum_good);
         if (c[i].step == Step::lookup_v4) {
             uint32_t dst;
             std::memcpy(&dst, f + c[i].l3_offset + 16, 4);
@@ -184,6 +240,28 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
     out.rx_bytes += rx_bytes;
     if (n4) rte_fib_lookup_bulk(w.router.fib4, v4, v4_nh, n4);
     if (n6) rte_fib6_lookup_bulk(w.router.fib6, v6, v6_nh, n6);
+
+    // All plain IPv4, the usual chunk: index i is lookup i, and a packet
+    // whose next hop forwards it within the port's limit goes straight on.
+    if (plain == n) {
+        for (uint16_t i = 0; i < n; ++i) {
+            rte_mbuf* m = pkts[i];
+            const NextHop& nh = w.router.next_hops[v4_nh[i]];
+            const uint8_t p = nh.port;
+            if (likely(nh.kind == NextHopKind::forward && m->pkt_len <= w.l3_max_frame[p])) {
+                uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
+                decrement_ttl(f + 14);
+                std::memcpy(f, nh.dst_src, 12);
+                out.tx_bytes += rte_pktmbuf_pkt_len(m);
+                o.by_port[p][o.count[p]++] = m;
+                o.used_ports |= 1u << p;
+                continue;
+            }
+            route_one(w, m, c[i], true, nh, o, out);
+        }
+        return;
+    }
+
     uint16_t k4 = 0, k6 = 0;
     for (uint16_t i = 0; i < n; ++i) {
         rte_mbuf* m = pkts[i];
@@ -199,46 +277,7 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
         }
         const bool v4_pkt = ci.step == Step::lookup_v4;
         const uint64_t nh_index = v4_pkt ? v4_nh[k4++] : v6_nh[k6++];
-        const NextHop& nh = w.router.next_hops[nh_index];
-        switch (nh.kind) {
-            case NextHopKind::forward: {
-                if (unlikely(ci.ttl_expired)) {
-                    drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o,
-                                    out);
-                    break;
-                }
-                const uint8_t p = nh.port;
-                if (unlikely(m->pkt_len - (ci.l3_offset - 14u) > w.l3_max_frame[p])) {
-                    drop(m, DropReason::oversize, out);
-                    break;
-                }
-                rewrite(m, rte_pktmbuf_mtod(m, uint8_t*), ci.l3_offset, v4_pkt, nh);
-                out.tx_bytes += rte_pktmbuf_pkt_len(m);
-                o.by_port[p][o.count[p]++] = m;
-                o.used_ports |= 1u << p;
-                break;
-            }
-            case NextHopKind::local:
-                out.punted++;
-                punt(m, PuntReason::to_us, o);
-                break;
-            case NextHopKind::resolve:
-                if (unlikely(ci.ttl_expired)) {
-                    drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o,
-                                    out);
-                    break;
-                }
-                if (unlikely(!room_to_wait(w, o))) {
-                    drop(m, DropReason::punt_full, out);
-                    break;
-                }
-                out.punted++;
-                punt(m, PuntReason::no_neighbour, o);
-                break;
-            case NextHopKind::unreachable:
-                drop_with_error(w, m, DropReason::no_route, PuntReason::unreachable, o, out);
-                break;
-        }
+        route_one(w, m, ci, v4_pkt, w.router.next_hops[nh_index], o, out);
     }
 }
 
