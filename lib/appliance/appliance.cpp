@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "eal_args.hpp"
+#include "l3_forward.hpp"
 #include "netlog_sink.hpp"
 #include "pmd_quirks.hpp"
 
@@ -260,10 +261,7 @@ Status Appliance::wire_workers() {
             w->router = router_->view();
             w->punt = router_->punt_ring(wp.id);
             w->rcu_id = wp.id;
-            if (cfg_.l3.icmp_rate_limit) {
-                w->icmp_interval_tsc = rte_get_tsc_hz() / cfg_.l3.icmp_rate_limit;
-                w->icmp_burst_tsc = w->icmp_interval_tsc * cfg_.l3.icmp_rate_burst;
-            }
+            set_icmp_budget(*w, cfg_.l3.icmp_rate_limit, cfg_.l3.icmp_rate_burst, rte_get_tsc_hz());
             for (size_t p = 0; p < wp.l3_tx_queue.size(); ++p) {
                 if (wp.l3_tx_queue[p] < 0) continue;
                 const Port& out = *ports_[p].port;
@@ -312,7 +310,7 @@ Status Appliance::create_router(const std::string& pool_prefix) {
     for (size_t p = 0; p < ports_.size(); ++p) {
         const Port& port = *ports_[p].port;
         ports.push_back({cfg_.ports[p].name, port.id(), plan_.ports[p].control_queue, port.mac(),
-                         cfg_.ports[p].addresses});
+                         cfg_.ports[p].addresses, cfg_.ports[p].mtu});
     }
     auto router = Router::create(cfg_, std::move(ports), unsigned(plan_.workers.size()),
                                  SOCKET_ID_ANY, pool_prefix + "_rt", pools_.back().pool->mempool());

@@ -25,6 +25,8 @@ namespace pmdfwd {
       "ICMP errors not sent because RFC 1812 / RFC 4443 forbid one about that packet")           \
     X(icmp_errors_rate_limited, packets, "ICMP errors not sent for l3.icmp_rate_limit")          \
     X(resolved_sent, packets, "packets that waited for a neighbour and were then sent")          \
+    X(resolved_oversize, packets,                                                                \
+      "packets that waited for a neighbour, dropped for being over the output port's mtu")       \
     X(control_tx_failed, packets, "frames of the control path its TX queue did not take")        \
     X(control_alloc_failed, packets, "frames of the control path without a buffer")
 

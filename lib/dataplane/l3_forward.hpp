@@ -23,4 +23,13 @@ enum class PuntReason : uint32_t {
 
 void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out);
 
+// The worker's share of [l3] icmp_rate_limit: `burst` packets at once after
+// a quiet spell, then `rate` a second (rate 0: none).
+inline void set_icmp_budget(WorkerContext& w, uint32_t rate, uint32_t burst, uint64_t tsc_hz) {
+    w.icmp_interval_tsc = rate ? tsc_hz / rate : 0;
+    // GCRA passes a packet while its due time is at most this far ahead:
+    // burst - 1 intervals, the packet itself making the burst-th.
+    w.icmp_burst_tsc = w.icmp_interval_tsc * (burst ? burst - 1 : 0);
+}
+
 }  // namespace pmdfwd

@@ -632,6 +632,14 @@ void Router::send_resolved(rte_mbuf* m, const NeighbourKey& key, const MacAddr& 
         decrement_ttl(f + h.l3_offset);
     else
         decrement_hop_limit(f + h.l3_offset);
+    // What a worker checks before it sends: the packet, untagged, within
+    // the output port's mtu.
+    if (m->pkt_len - (h.l3_offset - kEtherHeaderLen) >
+        max_routed_frame_bytes(ports_[key.port].mtu)) {
+        counters_.resolved_oversize++;
+        rte_pktmbuf_free(m);
+        return;
+    }
     if (h.l3_offset != kEtherHeaderLen) f = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(m, 4));
     std::memcpy(f, mac.bytes.data(), 6);
     std::memcpy(f + 6, ports_[key.port].mac.bytes.data(), 6);

@@ -39,6 +39,7 @@ struct RouterPort {
     int control_queue = -1;  // its TX queue; -1: not routed
     MacAddr mac;
     std::vector<IpPrefix> addresses;
+    uint16_t mtu = 1500;
 };
 
 // One route as `show routes` lists it.
