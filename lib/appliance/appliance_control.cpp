@@ -204,35 +204,34 @@ Record Appliance::log_test(size_t bytes) const {
 // Router mode's tables and commands; the router takes its own lock.
 namespace {
 Error not_router() { return make_error("not in router mode: forward.mode is not \"l3\""); }
+
+// Lines first .. first + max of a table, and its length.
+template <class Entry, class Line>
+TextPage page_of(const std::vector<Entry>& all, size_t first, size_t max, Line line) {
+    TextPage page;
+    page.total = all.size();
+    for (size_t i = first; i < all.size() && page.lines.size() < max; ++i)
+        page.lines.push_back(line(all[i]));
+    return page;
+}
 }  // namespace
 
 Result<TextPage> Appliance::routes(size_t first, size_t max) const {
     if (!router_) return not_router();
-    TextPage page;
-    const auto all = router_->routes();
-    page.total = all.size();
-    for (size_t i = first; i < all.size() && page.lines.size() < max; ++i) {
-        const RouteInfo& r = all[i];
-        page.lines.push_back(r.prefix.to_string() + " " + r.origin + " " +
-                             (r.port.empty() ? "-" : r.port) + " " +
-                             (r.via ? r.via->to_string() : "-") + " " + r.state);
-    }
-    return page;
+    return page_of(router_->routes(), first, max, [](const RouteInfo& r) {
+        return r.prefix.to_string() + " " + r.origin + " " + (r.port.empty() ? "-" : r.port) + " " +
+               (r.via ? r.via->to_string() : "-") + " " + r.state;
+    });
 }
 
 Result<TextPage> Appliance::neighbours(size_t first, size_t max) const {
     if (!router_) return not_router();
-    TextPage page;
-    const auto all = router_->neighbours();
-    page.total = all.size();
-    for (size_t i = first; i < all.size() && page.lines.size() < max; ++i) {
-        const NeighbourEntry& n = all[i];
-        page.lines.push_back(cfg_.ports[n.key.port].name + "/" + n.key.address.to_string() + " " +
-                             neighbour_state_name(n.state) + " " +
-                             (n.mac ? n.mac->to_string() : "-") + " " + std::to_string(n.age_ms) +
-                             " " + std::to_string(n.waiting) + " " + std::to_string(n.requests));
-    }
-    return page;
+    return page_of(router_->neighbours(), first, max, [&](const NeighbourEntry& n) {
+        return cfg_.ports[n.key.port].name + "/" + n.key.address.to_string() + " " +
+               neighbour_state_name(n.state) + " " + (n.mac ? n.mac->to_string() : "-") + " " +
+               std::to_string(n.age_ms) + " " + std::to_string(n.waiting) + " " +
+               std::to_string(n.requests);
+    });
 }
 
 Result<Record> Appliance::router_counters() const {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "l3_header.hpp"
+#include "reason_text.hpp"
 #include "wire_bytes.hpp"
 
 namespace pmdfwd {
@@ -13,11 +14,6 @@ namespace {
 
 constexpr uint16_t kHardwareEthernet = 1;
 constexpr uint8_t kMacLen = 6, kIpv4Len = 4;
-
-struct ReasonText {
-    const char* name;
-    const char* help;
-};
 
 constexpr ReasonText kArpRejectText[kArpRejectCount] = {
 #define PMDFWD_ARP_TEXT(name, help) {#name, help},

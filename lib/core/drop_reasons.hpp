@@ -4,6 +4,8 @@
 
 #include <cstddef>
 
+#include "reason_text.hpp"
+
 namespace pmdfwd {
 
 #define PMDFWD_DROP_REASONS(X)                                                                   \
@@ -36,10 +38,7 @@ enum class DropReason : unsigned {
 
 constexpr size_t kDropReasonCount = static_cast<size_t>(DropReason::count);
 
-struct DropReasonInfo {
-    const char* name;
-    const char* help;
-};
+using DropReasonInfo = ReasonText;
 
 constexpr DropReasonInfo kDropReasons[kDropReasonCount] = {
 #define PMDFWD_DROP_INFO(name, help) {#name, help},

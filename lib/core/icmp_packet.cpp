@@ -6,6 +6,7 @@
 
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
+#include "reason_text.hpp"
 #include "wire_bytes.hpp"
 
 namespace pmdfwd {
@@ -25,11 +26,6 @@ constexpr uint8_t kTosInternetworkControl = 0xc0;
 // More than a real packet has: a chain that long is cut off and vetoed
 // rather than walked to its end.
 constexpr int kMaxExtensionHeaders = 8;
-
-struct ReasonText {
-    const char* name;
-    const char* help;
-};
 
 constexpr ReasonText kEchoRejectText[kEchoRejectCount] = {
 #define PMDFWD_ICMP_TEXT(name, help) {#name, help},

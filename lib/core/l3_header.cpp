@@ -2,6 +2,7 @@
 #include "l3_header.hpp"
 
 #include "ip_checksum.hpp"
+#include "wire_bytes.hpp"
 
 namespace pmdfwd {
 
@@ -13,8 +14,6 @@ constexpr uint8_t kIcmpv6 = 58;
 // Router solicitation .. redirect (RFC 4861): the neighbour's business is
 // the control path's, and forwarding them would be wrong (hop limit 255).
 constexpr uint8_t kNdFirstType = 133, kNdLastType = 137;
-
-uint16_t get16(const uint8_t* p) { return uint16_t(p[0] << 8 | p[1]); }
 
 L3Header bad(L3Header h, L3BadHeader why) {
     h.verdict = L3Verdict::bad_header;
@@ -31,7 +30,7 @@ L3Header parse_ipv4(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
     if (header_len > in_segment) return bad(h, L3BadHeader::runt);
     h.l3_header_len = uint16_t(header_len);
     // Shorter than the frame is Ethernet padding; longer is a lie.
-    const size_t total_len = get16(ip + 2);
+    const size_t total_len = load_be16(ip + 2);
     if (total_len < header_len || total_len > carried) return bad(h, L3BadHeader::bad_length);
     if (!checksum_verified && ipv4_header_checksum(ip, header_len) != 0)
         return bad(h, L3BadHeader::bad_checksum);
@@ -44,7 +43,7 @@ L3Header parse_ipv6(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
     if (in_segment < kIpv6Len) return bad(h, L3BadHeader::runt);
     if (ip[0] >> 4 != 6) return bad(h, L3BadHeader::bad_version);
     h.l3_header_len = uint16_t(kIpv6Len);
-    const size_t payload_len = get16(ip + 4);
+    const size_t payload_len = load_be16(ip + 4);
     if (kIpv6Len + payload_len > carried) return bad(h, L3BadHeader::bad_length);
     // ND is looked for only right behind the fixed header, where hosts send
     // it; one behind extension headers is left to the route lookup (its
@@ -92,10 +91,10 @@ L3Header parse_l3_header(std::span<const uint8_t> first_segment, uint32_t pkt_le
     const uint8_t* const frame = first_segment.data();
     if (len < kEthLen) return bad(h, L3BadHeader::runt);
     size_t offset = kEthLen;
-    uint16_t ethertype = get16(frame + 12);
+    uint16_t ethertype = load_be16(frame + 12);
     if (ethertype == kEtherTypeVlan || ethertype == kEtherTypeQinQ) {
         if (len < kEthLen + kVlanLen) return bad(h, L3BadHeader::runt);
-        ethertype = get16(frame + 16);
+        ethertype = load_be16(frame + 16);
         offset += kVlanLen;
     }
     h.l3_offset = uint16_t(offset);

@@ -6,6 +6,7 @@
 
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
+#include "reason_text.hpp"
 #include "wire_bytes.hpp"
 
 namespace pmdfwd {
@@ -19,11 +20,6 @@ constexpr uint8_t kIcmpv6 = 58;
 constexpr uint8_t kNdHopLimit = 255;  // 7.1: only a neighbour on the link can send it
 constexpr uint8_t kOptionSourceLink = 1, kOptionTargetLink = 2;
 constexpr uint8_t kFlagRouter = 0x80, kFlagSolicited = 0x40, kFlagOverride = 0x20;
-
-struct ReasonText {
-    const char* name;
-    const char* help;
-};
 
 constexpr ReasonText kNdRejectText[kNdRejectCount] = {
 #define PMDFWD_ND_TEXT(name, help) {#name, help},
