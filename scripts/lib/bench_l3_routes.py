@@ -8,7 +8,9 @@ The tables, for --v4 N and --v6 M (each >= 256, the flows' routes):
         goes to 198.18.n.1, so the flows hit the first 256), then /24s from
         20.0.0.0/24 upwards;
   IPv6  2001:2:0:n::/64 for n = 0 .. M-1 (flow n goes to 2001:2:0:n::1).
-pmdfwd reads at most 1 MiB of config, about 20000 routes in this form.
+pmdfwd reads at most 1 MiB of config, about 20000 routes in this form;
+--telemetry PREFIX adds IPv4 routes --from .. --v4 to a running pmdfwd
+instead, one /pmdfwd/route_add request each (the 100000-route table).
 Every route goes to port p1 (the sink), pmdfwd's spread over four static
 neighbours on p1's subnet (route i via neighbour i % 4); l3fwd routes to a
 port, not a next hop, so its rules say "port 1" and its --eth-dest gives the
@@ -16,7 +18,12 @@ one MAC (the first neighbour's).
 """
 import argparse
 import ipaddress
+import os
 import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_tx_rate import Telemetry, dpdk_runtime_dir  # noqa: E402
 
 # p1's subnets, as scripts/bench gives the port its addresses.
 NEXT_HOPS = {"v4": [f"100.64.1.{i}" for i in range(2, 6)],
@@ -47,7 +54,13 @@ def main() -> int:
     ap.add_argument("--toml", help="append pmdfwd's [[neighbour]] and [[route]] tables here")
     ap.add_argument("--l3fwd-rules", nargs=2, metavar=("V4_FILE", "V6_FILE"),
                     help="write l3fwd's two rule files")
+    ap.add_argument("--telemetry", metavar="PREFIX",
+                    help="add the IPv4 routes from --from on to the pmdfwd of this file prefix")
+    ap.add_argument("--from", dest="first", type=int, default=0,
+                    help="with --telemetry: the first route to add (those before are in its config)")
     a = ap.parse_args()
+    if a.telemetry:
+        return add_at_run_time(a.telemetry, a.first, a.v4)
     tables = {}
     for family, count in (("v4", a.v4), ("v6", a.v6)):
         if count < FLOW_ROUTES:
@@ -68,6 +81,22 @@ def main() -> int:
                 f.write(f"# scripts/bench: {len(table)} {family} routes, all to port 1\n")
                 for prefix in table:
                     f.write(f"R{prefix} 1\n")
+    return 0
+
+
+def add_at_run_time(prefix: str, first: int, count: int) -> int:
+    path = os.path.join(dpdk_runtime_dir(prefix), "dpdk_telemetry.v2")
+    t = Telemetry(path)
+    hops = NEXT_HOPS["v4"]
+    start = time.monotonic()
+    for i, p in enumerate(prefixes("v4", count)):
+        if i < first:
+            continue
+        reply = t.query(f"/pmdfwd/route_add,{p},{hops[i % len(hops)]}")
+        if not isinstance(reply, dict) or "result" not in reply:
+            print(f"route_add {p}: {reply}", file=sys.stderr)
+            return 1
+    print(f"added {count - first} IPv4 routes in {time.monotonic() - start:.1f} s", file=sys.stderr)
     return 0
 
 
