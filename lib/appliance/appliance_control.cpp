@@ -218,10 +218,13 @@ TextPage page_of(const std::vector<Entry>& all, size_t first, size_t max, Line l
 
 Result<TextPage> Appliance::routes(size_t first, size_t max) const {
     if (!router_) return not_router();
-    return page_of(router_->routes(), first, max, [](const RouteInfo& r) {
-        return r.prefix.to_string() + " " + r.origin + " " + (r.port.empty() ? "-" : r.port) + " " +
-               (r.via ? r.via->to_string() : "-") + " " + r.state;
-    });
+    // A page from the router, so the control path waits for one page only.
+    TextPage page;
+    for (const RouteInfo& r : router_->routes(first, max, &page.total))
+        page.lines.push_back(r.prefix.to_string() + " " + r.origin + " " +
+                             (r.port.empty() ? "-" : r.port) + " " +
+                             (r.via ? r.via->to_string() : "-") + " " + r.state);
+    return page;
 }
 
 Result<TextPage> Appliance::neighbours(size_t first, size_t max) const {

@@ -288,12 +288,16 @@ Status Router::delete_route(const IpPrefix& prefix) {
     return Ok{};
 }
 
-std::vector<RouteInfo> Router::routes() const {
+std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) const {
     static constexpr const char* kOrigins[] = {"connected", "local", "neighbour", "static",
                                                "runtime"};
     std::lock_guard lock(mutex_);
+    if (total) *total = rib_.size();
     std::vector<RouteInfo> out;
-    for (const auto& [k, r] : rib_) {
+    auto it = rib_.begin();
+    for (size_t skipped = 0; skipped < first && it != rib_.end(); ++skipped) ++it;
+    for (; it != rib_.end() && out.size() < max; ++it) {
+        const RibRoute& r = it->second;
         const NextHop& nh = tables_->next_hop(r.next_hop);
         const char* state = nh.kind == NextHopKind::forward   ? "forward"
                             : nh.kind == NextHopKind::local   ? "local"

@@ -71,7 +71,10 @@ class Router {
     // Telemetry and tests; any thread.
     Status add_route(const IpPrefix& prefix, std::optional<IpAddress> via, const std::string& port);
     Status delete_route(const IpPrefix& prefix);
-    std::vector<RouteInfo> routes() const;
+    // Routes first .. first + max in prefix order, and how many there are:
+    // telemetry asks a page at a time, and the lock is held for one page.
+    std::vector<RouteInfo> routes(size_t first = 0, size_t max = SIZE_MAX,
+                                  size_t* total = nullptr) const;
     std::vector<NeighbourEntry> neighbours() const;
     RouterCounters counters() const;
     RouterTableSizes sizes() const;

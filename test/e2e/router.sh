@@ -129,6 +129,18 @@ check "route add with a bad next hop fails (exit $rc) with the reason" \
 ctl route del 10.52.0.0/24 >"$WORK/route-del-conn.txt" 2>&1; rc=$?
 check "route del refuses a connected subnet (exit $rc)" \
   bash -c "test $rc -ne 0 && grep -q 'connected subnet' $WORK/route-del-conn.txt"
+# More routes than one telemetry reply holds (60 lines): show routes asks
+# page by page and lists them all.
+for i in $(seq 0 79); do ctl route add "10.60.$i.0/24" --via "$(v4 1 2)" >/dev/null 2>&1; done
+ctl show routes >"$WORK/routes-many.log" 2>&1
+check "show routes lists all 80 added routes across pages" \
+  test "$(grep -Ec '^10\.60\.[0-9]+\.0/24 +runtime +p1 ' "$WORK/routes-many.log")" -eq 80
+check "show routes lists the first and last prefixes of the table" \
+  bash -c "grep -q '^10\.52\.0\.0/24 ' $WORK/routes-many.log && grep -q '^2001:db8:52:2::2/128 ' $WORK/routes-many.log"
+for i in $(seq 0 79); do ctl route del "10.60.$i.0/24" >/dev/null 2>&1; done
+ctl show routes >"$WORK/routes-after.log" 2>&1
+check "the 80 are gone again" bash -c "! grep -q '^10\.60\.' $WORK/routes-after.log"
+
 ctl show neighbours >"$WORK/neighbours.log" 2>&1
 check "show neighbours: c resolved by ARP" grep -Eq "^p2/$(v4 2 2) +reachable +[0-9a-f:]{17}" "$WORK/neighbours.log"
 check "show neighbours: c resolved by ND" grep -Eq "^p2/$(v6 2 2) +reachable +[0-9a-f:]{17}" "$WORK/neighbours.log"
