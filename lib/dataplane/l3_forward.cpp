@@ -149,17 +149,6 @@ void drop_with_error(const WorkerContext& w, rte_mbuf* m, DropReason why, PuntRe
     rte_pktmbuf_free(m);
 }
 
-// The routed packet leaves: TTL or hop limit down by one, MACs from the
-// next hop, a VLAN tag taken off (routed ports are untagged).
-void rewrite(rte_mbuf* m, uint8_t* f, uint16_t l3_offset, bool v4, const NextHop& nh) {
-    if (v4)
-        decrement_ttl(f + l3_offset);
-    else
-        decrement_hop_limit(f + l3_offset);
-    if (unlikely(l3_offset != 14)) f = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(m, 4));
-    std::memcpy(f, nh.dst_src, 12);
-}
-
 // What one looked-up packet becomes: sent on its route's port, punted, or
 // dropped by reason.
 void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pkt,
@@ -175,7 +164,7 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
                 drop(m, DropReason::oversize, out);
                 return;
             }
-            rewrite(m, rte_pktmbuf_mtod(m, uint8_t*), ci.l3_offset, v4_pkt, nh);
+            rewrite_routed(m, ci.l3_offset, v4_pkt, nh.dst_src);
             out.tx_bytes += rte_pktmbuf_pkt_len(m);
             o.by_port[p][o.count[p]++] = m;
             o.used_ports |= 1u << p;
@@ -300,6 +289,17 @@ void flush_punts(const WorkerContext& w, Outputs& o, BurstOutcome& out) {
 }
 
 }  // namespace
+
+void rewrite_routed(rte_mbuf* m, uint16_t l3_offset, bool ipv4, const uint8_t* dst_src) {
+    uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
+    if (ipv4)
+        decrement_ttl(f + l3_offset);
+    else
+        decrement_hop_limit(f + l3_offset);
+    if (unlikely(l3_offset != kEtherHeaderLen))
+        f = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(m, kVlanTagLen));
+    std::memcpy(f, dst_src, 12);
+}
 
 void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
     Outputs o;

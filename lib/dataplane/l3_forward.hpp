@@ -23,6 +23,12 @@ enum class PuntReason : uint32_t {
 
 void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out);
 
+// A routed packet as it leaves, on a worker or, once its neighbour answered,
+// on the control path: TTL or hop limit down by one (the caller has seen it
+// above 1), a VLAN tag taken off (routed ports are untagged), the 12 bytes
+// of destination and source MAC written.
+void rewrite_routed(rte_mbuf* m, uint16_t l3_offset, bool ipv4, const uint8_t* dst_src);
+
 // The worker's share of [l3] icmp_rate_limit: `burst` packets at once after
 // a quiet spell, then `rate` a second (rate 0: none).
 inline void set_icmp_budget(WorkerContext& w, uint32_t rate, uint32_t burst, uint64_t tsc_hz) {

@@ -630,12 +630,8 @@ void Router::send_request(const NeighbourKey& key, std::optional<MacAddr> unicas
 
 // A packet that waited for its neighbour, routed now as a worker would have.
 void Router::send_resolved(rte_mbuf* m, const NeighbourKey& key, const MacAddr& mac) {
-    uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
+    const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
     const L3Header h = parse_l3_header({f, rte_pktmbuf_data_len(m)}, m->pkt_len, true);
-    if (h.ethertype == kEtherTypeIpv4)
-        decrement_ttl(f + h.l3_offset);
-    else
-        decrement_hop_limit(f + h.l3_offset);
     // What a worker checks before it sends: the packet, untagged, within
     // the output port's mtu.
     if (m->pkt_len - (h.l3_offset - kEtherHeaderLen) >
@@ -644,9 +640,10 @@ void Router::send_resolved(rte_mbuf* m, const NeighbourKey& key, const MacAddr& 
         rte_pktmbuf_free(m);
         return;
     }
-    if (h.l3_offset != kEtherHeaderLen) f = reinterpret_cast<uint8_t*>(rte_pktmbuf_adj(m, 4));
-    std::memcpy(f, mac.bytes.data(), 6);
-    std::memcpy(f + 6, ports_[key.port].mac.bytes.data(), 6);
+    uint8_t dst_src[12];
+    std::memcpy(dst_src, mac.bytes.data(), 6);
+    std::memcpy(dst_src + 6, ports_[key.port].mac.bytes.data(), 6);
+    rewrite_routed(m, h.l3_offset, h.ethertype == kEtherTypeIpv4, dst_src);
     counters_.resolved_sent++;
     transmit(int(key.port), m);
 }
