@@ -54,13 +54,9 @@ size_t build(std::span<uint8_t> out, const EtherPort& port, const MacAddr& eth_d
 
 }  // namespace
 
-const char* arp_reject_name(ArpReject reject) {
-    return reject < ArpReject::count ? kArpRejectText[size_t(reject)].name : "?";
-}
+const char* arp_reject_name(ArpReject reject) { return reason_name(kArpRejectText, reject); }
 
-const char* arp_reject_help(ArpReject reject) {
-    return reject < ArpReject::count ? kArpRejectText[size_t(reject)].help : "?";
-}
+const char* arp_reject_help(ArpReject reject) { return reason_help(kArpRejectText, reject); }
 
 ArpParse parse_arp(std::span<const uint8_t> arp) {
     ArpParse result;

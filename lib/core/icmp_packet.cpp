@@ -246,21 +246,13 @@ Invoking examine(std::span<const uint8_t> frame, bool to_subnet_broadcast) {
 
 }  // namespace
 
-const char* echo_reject_name(EchoReject reject) {
-    return reject < EchoReject::count ? kEchoRejectText[size_t(reject)].name : "?";
-}
+const char* echo_reject_name(EchoReject reject) { return reason_name(kEchoRejectText, reject); }
 
-const char* echo_reject_help(EchoReject reject) {
-    return reject < EchoReject::count ? kEchoRejectText[size_t(reject)].help : "?";
-}
+const char* echo_reject_help(EchoReject reject) { return reason_help(kEchoRejectText, reject); }
 
-const char* icmp_error_veto_name(IcmpErrorVeto veto) {
-    return veto < IcmpErrorVeto::count ? kVetoText[size_t(veto)].name : "?";
-}
+const char* icmp_error_veto_name(IcmpErrorVeto veto) { return reason_name(kVetoText, veto); }
 
-const char* icmp_error_veto_help(IcmpErrorVeto veto) {
-    return veto < IcmpErrorVeto::count ? kVetoText[size_t(veto)].help : "?";
-}
+const char* icmp_error_veto_help(IcmpErrorVeto veto) { return reason_help(kVetoText, veto); }
 
 EchoReply make_echo_reply_in_place(std::span<uint8_t> frame, std::optional<EchoReplyMacs> macs) {
     const L3Header h = parse_l3_header(frame, uint32_t(frame.size()), false);

@@ -103,13 +103,9 @@ size_t write_nd(uint8_t* frame, size_t at, const IpAddress& src, const IpAddress
 
 }  // namespace
 
-const char* nd_reject_name(NdReject reject) {
-    return reject < NdReject::count ? kNdRejectText[size_t(reject)].name : "?";
-}
+const char* nd_reject_name(NdReject reject) { return reason_name(kNdRejectText, reject); }
 
-const char* nd_reject_help(NdReject reject) {
-    return reject < NdReject::count ? kNdRejectText[size_t(reject)].help : "?";
-}
+const char* nd_reject_help(NdReject reject) { return reason_help(kNdRejectText, reject); }
 
 NdParse parse_nd(std::span<const uint8_t> ipv6) {
     if (ipv6.size() < kIpv6Len) return reject(NdReject::truncated);
