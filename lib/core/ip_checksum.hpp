@@ -52,12 +52,17 @@ inline void decrement_ttl(uint8_t* ipv4_header) {
     ipv4_header[8] = uint8_t(ipv4_header[8] - 1);
     uint16_t checksum;
     std::memcpy(&checksum, ipv4_header + 10, 2);
-    // ~m + m' = 0xfffe in the byte order of the TTL/protocol word: TTL is
-    // its first byte, which a little-endian load puts low.
-    constexpr uint32_t kTtlDelta = std::endian::native == std::endian::little ? 0xfffe : 0xfeff;
-    uint32_t sum = uint32_t(uint16_t(~checksum)) + kTtlDelta;
-    sum = (sum & 0xffff) + (sum >> 16);  // two terms: one fold carries everything
-    checksum = uint16_t(~sum);
+    if constexpr (std::endian::native == std::endian::little) {
+        // ~m + m' = 0xfffe (TTL is the low byte of the word as loaded), and
+        // ~(~HC + 0xfffe) in ones' complement is HC + 1 modulo 0xffff:
+        // 0xfffe goes to 0x0000 and 0xffff to 0x0001, never to 0xffff.
+        const uint32_t next = uint32_t(checksum) + 1;
+        checksum = uint16_t(next + ((next + 1) >> 16));
+    } else {
+        uint32_t sum = uint32_t(uint16_t(~checksum)) + 0xfeff;
+        sum = (sum & 0xffff) + (sum >> 16);  // two terms: one fold carries everything
+        checksum = uint16_t(~sum);
+    }
     std::memcpy(ipv4_header + 10, &checksum, 2);
 }
 
@@ -65,14 +70,30 @@ inline void decrement_ttl(uint8_t* ipv4_header) {
 // is right. Five 32-bit words summed and folded (RFC 1071's larger-word
 // sum), inline for the workers' per-packet check.
 inline bool ipv4_header20_checksum_ok(const uint8_t* ipv4_header) {
+#if defined(__x86_64__)
+    // One add-with-carry chain straight from the header (as Linux's
+    // ip_fast_csum): the end-around carry of a ones' complement sum is the
+    // carry flag fed back in.
+    uint32_t s;
+    asm("movl (%[h]), %[s]\n\t"
+        "addl 4(%[h]), %[s]\n\t"
+        "adcl 8(%[h]), %[s]\n\t"
+        "adcl 12(%[h]), %[s]\n\t"
+        "adcl 16(%[h]), %[s]\n\t"
+        "adcl $0, %[s]"
+        : [s] "=&r"(s)
+        : [h] "r"(ipv4_header), "m"(*reinterpret_cast<const uint8_t(*)[20]>(ipv4_header))
+        : "cc");
+#else
     uint32_t w[5];
     std::memcpy(w, ipv4_header, sizeof w);
-    uint64_t sum = uint64_t(w[0]) + w[1] + w[2] + w[3] + w[4];
-    sum = (sum & 0xffffffff) + (sum >> 32);
-    sum = (sum & 0xffffffff) + (sum >> 32);
-    sum = (sum & 0xffff) + (sum >> 16);
-    sum = (sum & 0xffff) + (sum >> 16);
-    return sum == 0xffff;
+    uint64_t wide = uint64_t(w[0]) + w[1] + w[2] + w[3] + w[4];
+    wide = (wide & 0xffffffff) + (wide >> 32);
+    const auto s = uint32_t((wide & 0xffffffff) + (wide >> 32));
+#endif
+    // The upper half of s + (s rotated by 16) is the two halves' sum with
+    // its carry wrapped around: the 16-bit fold.
+    return (s + std::rotr(s, 16)) >> 16 == 0xffff;
 }
 
 // Hop limit - 1; IPv6 has no header checksum to follow it. The caller has

@@ -11,6 +11,7 @@
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
+#include <bit>
 #include <cstring>
 #include <span>
 
@@ -42,11 +43,18 @@ struct Classified {
 // checksum: nearly all traffic, told apart without leaving this function.
 inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, bool cksum_good) {
     if (seg_len < 34) return false;
-    uint16_t type;
-    std::memcpy(&type, f + 12, 2);
-    if (type != rte_cpu_to_be_16(0x0800) || f[14] != 0x45 || f[14 + 8] <= 1) return false;
-    const uint32_t total = uint32_t(f[16]) << 8 | f[17];
-    if (total < 20 || total + 14 > pkt_len) return false;
+    // EtherType 0x0800 and version 4 with IHL 5 in one compare.
+    constexpr bool kLittle = std::endian::native == std::endian::little;
+    constexpr uint32_t kLead = kLittle ? 0x00450008 : 0x08004500;
+    constexpr uint32_t kLeadMask = kLittle ? 0x00ffffff : 0xffffff00;
+    uint32_t lead;
+    std::memcpy(&lead, f + 12, 4);
+    if ((lead & kLeadMask) != kLead || f[14 + 8] <= 1) return false;
+    uint16_t total;
+    std::memcpy(&total, f + 16, 2);
+    // 20 <= total length and 14 + total length <= pkt_len, in one unsigned
+    // compare (seg_len >= 34 above, so pkt_len - 34 does not wrap).
+    if (uint32_t(rte_be_to_cpu_16(total)) - 20 > pkt_len - 34) return false;
     return cksum_good || ipv4_header20_checksum_ok(f + 14);
 }
 
@@ -110,14 +118,24 @@ bool may_punt_error(const WorkerContext& w) {
     return true;
 }
 
-// Per-port output lists and the punt list of one chunk.
+// Per-port output lists and the punt list of one chunk. A chunk whose
+// forwarded packets all go to one port sends them from its own array
+// (`direct`), with no copy into by_port.
 struct Outputs {
+    rte_mbuf** direct;
+    uint16_t direct_count;
+    uint8_t direct_port;
     rte_mbuf* by_port[kMaxPorts][kChunk];
     uint16_t count[kMaxPorts];
     uint32_t used_ports;  // bit p: by_port[p] holds packets
     rte_mbuf* punt[kChunk];
     uint16_t punts;
 };
+
+void add_to_port(rte_mbuf* m, uint8_t p, Outputs& o) {
+    o.by_port[p][o.count[p]++] = m;
+    o.used_ports |= 1u << p;
+}
 
 // Packets waiting for a neighbour fill at most half the punt ring: a flow
 // to an unresolved neighbour must leave room for the ARP reply or neighbour
@@ -166,8 +184,7 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
             }
             rewrite_routed(m, ci.l3_offset, v4_pkt, nh.dst_src);
             out.tx_bytes += rte_pktmbuf_pkt_len(m);
-            o.by_port[p][o.count[p]++] = m;
-            o.used_ports |= 1u << p;
+            add_to_port(m, p, o);
             return;
         }
         case NextHopKind::local:
@@ -194,29 +211,64 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
 
 constexpr Classified kPlainV4{Step::lookup_v4, false, 14, DropReason::count};
 
-void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
-                 BurstOutcome& out) {
+// A chunk of nothing but plain IPv4 (every packet untagged, 20-byte header,
+// TTL > 1, checksum right: the usual case): packet i is lookup i. While
+// each next hop forwards within its port's limit, the packets are rewritten
+// in place; when they all go to one port, pkts is the list sent. `bytes`:
+// the chunk's.
+void forward_plain_v4(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const uint64_t* nh_index,
+                      uint64_t bytes, Outputs& o, BurstOutcome& out) {
+    const NextHop* hops = w.router.next_hops;
+    const uint8_t first_port = hops[nh_index[0]].port;
+    unsigned other_ports = 0;  // not zero once a packet goes elsewhere than first_port
+    uint16_t i = 0;
+    for (; i < n; ++i) {
+        rte_mbuf* m = pkts[i];
+        const NextHop& nh = hops[nh_index[i]];
+        // max_frame is 0 unless the next hop forwards.
+        if (unlikely(rte_pktmbuf_pkt_len(m) > nh.max_frame)) break;
+        uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
+        decrement_ttl(f + 14);
+        std::memcpy(f, nh.dst_src, 12);
+        other_ports |= nh.port ^ first_port;
+    }
+    if (likely(i == n && other_ports == 0)) {
+        out.tx_bytes += bytes;
+        o.direct = pkts;
+        o.direct_count = n;
+        o.direct_port = first_port;
+        return;
+    }
+    // The rest, rare: what was rewritten goes to its port's list, and from
+    // the first packet that was not on, each through route_one.
+    for (uint16_t k = 0; k < i; ++k) {
+        out.tx_bytes += rte_pktmbuf_pkt_len(pkts[k]);
+        add_to_port(pkts[k], hops[nh_index[k]].port, o);
+    }
+    for (; i < n; ++i) route_one(w, pkts[i], kPlainV4, true, hops[nh_index[i]], o, out);
+}
+
+// Reads one frame for the chunk's lookups: a plain IPv4 packet straight to
+// the IPv4 list, anything else through classify_rest (bit i of `slow`).
+struct ChunkInput {
     Classified c[kChunk];
+    uint64_t slow = 0;
     uint32_t v4[kChunk];
     uint8_t v6[kChunk][16];
-    uint64_t v4_nh[kChunk], v6_nh[kChunk];
-    uint16_t n4 = 0, n6 = 0, plain = 0;
-    uint64_t rx_bytes = 0;
-    for (uint16_t i = 0; i < n; ++i) {
-        if (i + kPrefetchAhead < n)
-            rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
-        const rte_mbuf* m = pkts[i];
+    uint16_t n4 = 0, n6 = 0;
+    uint64_t bytes = 0;
+
+    void read(const rte_mbuf* m, uint16_t i) {
         const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
-        rx_bytes += rte_pktmbuf_pkt_len(m);
+        bytes += rte_pktmbuf_pkt_len(m);
         const bool cksum_good = rx_checksum_good(m);
         if (likely(plain_ipv4(f, m->data_len, m->pkt_len, cksum_good))) {
-            c[i] = kPlainV4;
-            plain++;
             uint32_t dst;
             std::memcpy(&dst, f + 30, 4);
             v4[n4++] = rte_be_to_cpu_32(dst);
-            continue;
+            return;
         }
+        slow |= uint64_t(1) << i;
         c[i] = classify_rest(m, f, cksum_good);
         if (c[i].step == Step::lookup_v4) {
             uint32_t dst;
@@ -226,35 +278,31 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
             std::memcpy(v6[n6++], f + c[i].l3_offset + 24, 16);
         }
     }
-    out.rx_bytes += rx_bytes;
-    if (n4) rte_fib_lookup_bulk(w.router.fib4, v4, v4_nh, n4);
-    if (n6) rte_fib6_lookup_bulk(w.router.fib6, v6, v6_nh, n6);
+};
+static_assert(kChunk <= 64, "ChunkInput::slow has a bit per packet");
 
-    // All plain IPv4, the usual chunk: index i is lookup i, and a packet
-    // whose next hop forwards it within the port's limit goes straight on.
-    if (plain == n) {
-        for (uint16_t i = 0; i < n; ++i) {
-            rte_mbuf* m = pkts[i];
-            const NextHop& nh = w.router.next_hops[v4_nh[i]];
-            const uint8_t p = nh.port;
-            if (likely(nh.kind == NextHopKind::forward && m->pkt_len <= w.l3_max_frame[p])) {
-                uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
-                decrement_ttl(f + 14);
-                std::memcpy(f, nh.dst_src, 12);
-                out.tx_bytes += rte_pktmbuf_pkt_len(m);
-                o.by_port[p][o.count[p]++] = m;
-                o.used_ports |= 1u << p;
-                continue;
-            }
-            route_one(w, m, c[i], true, nh, o, out);
-        }
+void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
+                 BurstOutcome& out) {
+    ChunkInput in;
+    uint16_t i = 0;
+    for (; i + kPrefetchAhead < n; ++i) {
+        rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
+        in.read(pkts[i], i);
+    }
+    for (; i < n; ++i) in.read(pkts[i], i);
+    out.rx_bytes += in.bytes;
+    uint64_t v4_nh[kChunk], v6_nh[kChunk];
+    if (in.n4) rte_fib_lookup_bulk(w.router.fib4, in.v4, v4_nh, in.n4);
+    if (in.n6) rte_fib6_lookup_bulk(w.router.fib6, in.v6, v6_nh, in.n6);
+    if (in.slow == 0) {
+        forward_plain_v4(w, pkts, n, v4_nh, in.bytes, o, out);
         return;
     }
 
     uint16_t k4 = 0, k6 = 0;
-    for (uint16_t i = 0; i < n; ++i) {
+    for (i = 0; i < n; ++i) {
         rte_mbuf* m = pkts[i];
-        const Classified& ci = c[i];
+        const Classified& ci = (in.slow >> i & 1) ? in.c[i] : kPlainV4;
         if (ci.step == Step::drop) {
             drop(m, ci.drop, out);
             continue;
@@ -303,6 +351,7 @@ void rewrite_routed(rte_mbuf* m, uint16_t l3_offset, bool ipv4, const uint8_t* d
 
 void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
     Outputs o;
+    o.direct_count = 0;
     o.used_ports = 0;
     o.punts = 0;
     std::memset(o.count, 0, sizeof o.count);
@@ -311,6 +360,10 @@ void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutco
         route_chunk(w, pkts + first, len, o, out);
         flush_punts(w, o, out);
         enter_phase(w, LoopPhase::tx);
+        if (o.direct_count) {
+            transmit(w.l3_tx[o.direct_port], w.tx_retries, o.direct, o.direct_count, out);
+            o.direct_count = 0;
+        }
         for (uint32_t ports = o.used_ports; ports != 0; ports &= ports - 1) {
             const unsigned p = unsigned(__builtin_ctz(ports));
             transmit(w.l3_tx[p], w.tx_retries, o.by_port[p], o.count[p], out);

@@ -25,7 +25,9 @@ struct alignas(16) NextHop {
     uint8_t dst_src[12] = {};  // forward: the frame's new destination and source MACs
     uint8_t port = 0;          // forward, resolve: index of the output port in the config
     NextHopKind kind = NextHopKind::unreachable;
-    uint16_t spare = 0;
+    // forward: the longest frame `port` sends (max_routed_frame_bytes), so
+    // that the workers' common case reads one line; 0 for the other kinds.
+    uint16_t max_frame = 0;
 };
 static_assert(sizeof(NextHop) == 16);
 

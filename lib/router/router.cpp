@@ -576,6 +576,7 @@ void Router::neighbour_installed(const NeighbourKey& key, const MacAddr& mac) {
     std::memcpy(nh.dst_src, mac.bytes.data(), 6);
     std::memcpy(nh.dst_src + 6, rp.mac.bytes.data(), 6);
     nh.port = uint8_t(key.port);
+    nh.max_frame = uint16_t(max_routed_frame_bytes(rp.mtu));
     auto hop = tables_->add_next_hop(nh);
     if (!hop) {
         spdlog::warn("{}", hop.error().message);

@@ -18,6 +18,7 @@ TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2
            # A change may not cost the fast path over 2% against the build before it.
            "base-patch": ("pmdfwd patch", "baseline patch", 0.98),
            "base-l2": ("pmdfwd l2", "baseline l2", 0.98),
+           "base-l3": ("pmdfwd l3", "baseline l3", 0.98),
            "l3": ("pmdfwd l3", "l3fwd lpm", 1.1),
            # No target: l3fwd's IPv6 path leaves the hop limit alone.
            "l3-v6": ("pmdfwd l3 IPv6", "l3fwd lpm IPv6", None)}

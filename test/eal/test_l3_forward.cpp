@@ -187,7 +187,7 @@ struct RouterRig {
         for (size_t i = 0; i < 3; ++i) {
             ports[i].open(tag + char('a' + i), worker_count + 1, pool->mempool());
             rp.push_back({cfg.ports[i].name, ports[i].id, int(worker_count), macs[i],
-                          cfg.ports[i].addresses});
+                          cfg.ports[i].addresses, cfg.ports[i].mtu});
         }
         auto r = Router::create(cfg, std::move(rp), worker_count, SOCKET_ID_ANY, tag + "_rt",
                                 ctl_pool->mempool());
@@ -382,6 +382,56 @@ TEST_CASE("l3: routed IPv4 leaves with TTL - 1, a good checksum and the next hop
             rig.check_pools_full();
         }
     }
+}
+
+TEST_CASE("l3: one odd packet in a chunk of plain IPv4: another port, to us, oversize", "[l3]") {
+    // Plain IPv4 chunks take the workers' shortest path; one packet that it
+    // does not send to the chunk's one port, first, in the middle or last.
+    for (const size_t n : {size_t(32), size_t(64)})
+        for (const size_t at : {size_t(0), n / 2, n - 1})
+            for (const int odd : {0, 1, 2}) {
+                DYNAMIC_SECTION("burst " << n << ", packet " << at << ", odd one "
+                                         << (odd == 0   ? "to port c"
+                                             : odd == 1 ? "to us"
+                                                        : "oversize")) {
+                    RouterRig rig([](Config& c) { c.ports[1].mtu = 1400; });
+                    auto in = v4_frames(n, "10.20.0.0");
+                    V4 p{ip4("10.1.0.2"), ip4("10.20.30.9"), 64, 0, 0, 7, 18, 99};
+                    if (odd == 1) p.dst = ip4("10.1.0.1");
+                    if (odd == 2) {
+                        p.dst = ip4("10.20.7.9");  // to b, one byte over its mtu
+                        p.payload = 1400 - 28 + 1;
+                    }
+                    in[at] = frame({kMacA, kHost, {}}, 0x0800, ipv4_udp(p));
+                    std::vector<Bytes> to_b;
+                    for (size_t i = 0; i < n; ++i)
+                        if (i != at) to_b.push_back(routed(in[i], kNbB, kMacB));
+                    const BurstOutcome o = rig.route(in);
+                    check_frames(rig.out(kB), to_b);
+                    const auto to_c = rig.out(kC);
+                    const auto punts = rig.punts();
+                    uint64_t sent_bytes = bytes_of(to_b);
+                    if (odd == 0) {
+                        check_frames(to_c, {routed(in[at], kNbC, kMacC)});
+                        sent_bytes += in[at].size();
+                    } else {
+                        CHECK(to_c.empty());
+                    }
+                    CHECK(o.tx_pkts == (odd == 0 ? n : n - 1));
+                    CHECK(o.punted == (odd == 1 ? 1u : 0u));
+                    REQUIRE(punts.size() == (odd == 1 ? 1u : 0u));
+                    if (odd == 1) {
+                        CHECK(punts[0].why == PuntReason::to_us);
+                        CHECK(punts[0].frame == in[at]);
+                    }
+                    CHECK(o.drops[idx(DropReason::oversize)] == (odd == 2 ? 1u : 0u));
+                    CHECK(total_drops(o) == (odd == 2 ? 1u : 0u));
+                    CHECK(o.rx_bytes == bytes_of(in));
+                    CHECK(o.tx_bytes == sent_bytes);
+                    CHECK(rig.queued_out() == 0);
+                    rig.check_pools_full();
+                }
+            }
 }
 
 TEST_CASE("l3: the longest prefix wins; deleted routes fall to the shorter one, added ones return",

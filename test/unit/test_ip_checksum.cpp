@@ -74,6 +74,44 @@ TEST_CASE("ip checksum: a known header sums to its checksum and then to zero", "
     CHECK(ipv4_header_checksum(h.data(), h.size()) == 0);
 }
 
+TEST_CASE("ip checksum: the workers' 20-byte check agrees with the full sum on 100000 headers",
+          "[l3][checksum]") {
+    std::mt19937 rng(20261202);
+    size_t disagreements = 0, intact = 0;
+    for (int i = 0; i < 100000; ++i) {
+        auto h = random_header(rng, 5, uint8_t(rng()));
+        // Half of them damaged: one byte changed, or the checksum field set
+        // to a random value (which may happen to be right).
+        if (i % 2) {
+            if (i % 4 == 1)
+                h[rng() % 20] ^= uint8_t(1 + rng() % 255);
+            else
+                h[10] = uint8_t(rng()), h[11] = uint8_t(rng());
+        }
+        const bool full = ipv4_header_checksum(h.data(), h.size()) == 0;
+        intact += full;
+        if (ipv4_header20_checksum_ok(h.data()) != full && disagreements++ == 0)
+            FAIL_CHECK("header " << i << ": full sum says " << full);
+    }
+    CHECK(disagreements == 0);
+    CHECK(intact >= 50000);  // every undamaged header, and any damaged one by luck right
+    CHECK(intact < 50100);
+}
+
+TEST_CASE("ip checksum: the 20-byte check takes both zeroes of a ones' complement sum",
+          "[l3][checksum]") {
+    std::mt19937 rng(1071);
+    auto h = random_header(rng, 5, 64);
+    REQUIRE(steer_to(h, 0x0000));  // a header whose checksum, after a decrement, is 0x0000
+    auto after = recomputed(h);
+    CHECK(stored_checksum(after.data()) == 0x0000);
+    CHECK(ipv4_header20_checksum_ok(after.data()));
+    after[10] = after[11] = 0xff;  // -0 in its place: the sum is still all ones
+    CHECK(ipv4_header20_checksum_ok(after.data()));
+    after[11] = 0xfe;
+    CHECK_FALSE(ipv4_header20_checksum_ok(after.data()));
+}
+
 TEST_CASE("ip checksum: decrement_ttl matches a full recompute over 100000 random headers",
           "[l3][checksum]") {
     std::mt19937 rng(20240611);
