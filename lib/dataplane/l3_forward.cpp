@@ -6,8 +6,8 @@
 
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
-#include <rte_fib.h>
 #include <rte_fib6.h>
+#include <rte_lpm.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
@@ -24,8 +24,8 @@ namespace {
 
 constexpr size_t idx(DropReason r) { return static_cast<size_t>(r); }
 
-// Packets classified and looked up together: what rte_fib's bulk lookup
-// takes at once without a long stack of addresses.
+// Packets classified and looked up together: what the bulk lookups take at
+// once without a long stack of addresses.
 constexpr uint16_t kChunk = 64;
 constexpr uint16_t kPrefetchAhead = 4;
 
@@ -209,6 +209,21 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
     }
 }
 
+// rte_lpm_lookupx4 over n addresses, four at a time, inline: l3fwd's
+// lookup; a miss gives the default route's next hop. The last group is
+// padded with 0.0.0.0, its extra results unread; both arrays have room for
+// three more than n.
+inline void lookup_v4(const RouterView& r, uint32_t* addresses, uint32_t* next_hops, uint16_t n) {
+    if (n == 0) return;
+    const uint32_t default_hop = r.default4->load(std::memory_order_acquire);
+    for (uint16_t k = n; k & 3; ++k) addresses[k] = 0;
+    for (uint16_t k = 0; k < n; k += 4) {
+        xmm_t four;
+        std::memcpy(&four, addresses + k, sizeof four);
+        rte_lpm_lookupx4(r.lpm4, four, next_hops + k, default_hop);
+    }
+}
+
 constexpr Classified kPlainV4{Step::lookup_v4, false, 14, DropReason::count};
 
 // A chunk of nothing but plain IPv4 (every packet untagged, 20-byte header,
@@ -216,7 +231,7 @@ constexpr Classified kPlainV4{Step::lookup_v4, false, 14, DropReason::count};
 // each next hop forwards within its port's limit, the packets are rewritten
 // in place; when they all go to one port, pkts is the list sent. `bytes`:
 // the chunk's.
-void forward_plain_v4(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const uint64_t* nh_index,
+void forward_plain_v4(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const uint32_t* nh_index,
                       uint64_t bytes, Outputs& o, BurstOutcome& out) {
     const NextHop* hops = w.router.next_hops;
     const uint8_t first_port = hops[nh_index[0]].port;
@@ -248,17 +263,19 @@ void forward_plain_v4(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const
     for (; i < n; ++i) route_one(w, pkts[i], kPlainV4, true, hops[nh_index[i]], o, out);
 }
 
-// Reads one frame for the chunk's lookups: a plain IPv4 packet straight to
-// the IPv4 list, anything else through classify_rest (bit i of `slow`).
-struct ChunkInput {
+void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
+                 BurstOutcome& out) {
     Classified c[kChunk];
-    uint64_t slow = 0;
-    uint32_t v4[kChunk];
+    uint32_t v4[kChunk + 3];  // room for lookup_v4's padding
     uint8_t v6[kChunk][16];
+    // Locals, not members of a struct whose address escapes: the compiler
+    // keeps them in registers across the loop.
+    uint64_t slow = 0;  // bit i: packet i was classified by classify_rest, into c[i]
     uint16_t n4 = 0, n6 = 0;
     uint64_t bytes = 0;
-
-    void read(const rte_mbuf* m, uint16_t i) {
+    // A plain IPv4 packet goes straight to the IPv4 list; anything else
+    // through classify_rest.
+    const auto read = [&](const rte_mbuf* m, uint16_t i) {
         const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
         bytes += rte_pktmbuf_pkt_len(m);
         const bool cksum_good = rx_checksum_good(m);
@@ -277,32 +294,28 @@ struct ChunkInput {
         } else if (c[i].step == Step::lookup_v6) {
             std::memcpy(v6[n6++], f + c[i].l3_offset + 24, 16);
         }
-    }
-};
-static_assert(kChunk <= 64, "ChunkInput::slow has a bit per packet");
-
-void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
-                 BurstOutcome& out) {
-    ChunkInput in;
+    };
+    static_assert(kChunk <= 64, "slow has a bit per packet");
     uint16_t i = 0;
     for (; i + kPrefetchAhead < n; ++i) {
         rte_prefetch0(rte_pktmbuf_mtod(pkts[i + kPrefetchAhead], void*));
-        in.read(pkts[i], i);
+        read(pkts[i], i);
     }
-    for (; i < n; ++i) in.read(pkts[i], i);
-    out.rx_bytes += in.bytes;
-    uint64_t v4_nh[kChunk], v6_nh[kChunk];
-    if (in.n4) rte_fib_lookup_bulk(w.router.fib4, in.v4, v4_nh, in.n4);
-    if (in.n6) rte_fib6_lookup_bulk(w.router.fib6, in.v6, v6_nh, in.n6);
-    if (in.slow == 0) {
-        forward_plain_v4(w, pkts, n, v4_nh, in.bytes, o, out);
+    for (; i < n; ++i) read(pkts[i], i);
+    out.rx_bytes += bytes;
+    uint32_t v4_nh[kChunk + 3];
+    uint64_t v6_nh[kChunk];
+    lookup_v4(w.router, v4, v4_nh, n4);
+    if (n6) rte_fib6_lookup_bulk(w.router.fib6, v6, v6_nh, n6);
+    if (slow == 0) {
+        forward_plain_v4(w, pkts, n, v4_nh, bytes, o, out);
         return;
     }
 
     uint16_t k4 = 0, k6 = 0;
     for (i = 0; i < n; ++i) {
         rte_mbuf* m = pkts[i];
-        const Classified& ci = (in.slow >> i & 1) ? in.c[i] : kPlainV4;
+        const Classified& ci = (slow >> i & 1) ? c[i] : kPlainV4;
         if (ci.step == Step::drop) {
             drop(m, ci.drop, out);
             continue;

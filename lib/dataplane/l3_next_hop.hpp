@@ -5,10 +5,11 @@
 // every worker has passed an RCU quiescent point (route_tables.hpp).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
-struct rte_fib;
 struct rte_fib6;
+struct rte_lpm;
 struct rte_rcu_qsbr;
 struct rte_ring;
 
@@ -36,7 +37,8 @@ constexpr uint32_t kUnreachableNextHop = 0;
 
 // The router's tables as a worker reads them (all shared, read-only).
 struct RouterView {
-    rte_fib* fib4 = nullptr;
+    rte_lpm* lpm4 = nullptr;
+    const std::atomic<uint32_t>* default4 = nullptr;  // IPv4's default route, lpm4's misses
     rte_fib6* fib6 = nullptr;
     const NextHop* next_hops = nullptr;
     rte_rcu_qsbr* rcu = nullptr;

@@ -1,11 +1,15 @@
 // The router's forwarding tables (see route_tables.hpp). Control side:
 // created on the main lcore before the workers start; changed by one thread
 // at a time under the Router's lock.
+// rte_lpm_rcu_qsbr_add (the table's own RCU reclamation) is experimental in
+// DPDK 22.11, as l3fwd's users of it are told too.
+#define ALLOW_EXPERIMENTAL_API
+
 #include "route_tables.hpp"
 
 #include <rte_errno.h>
-#include <rte_fib.h>
 #include <rte_fib6.h>
+#include <rte_lpm.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
@@ -16,14 +20,15 @@ namespace pmdfwd {
 
 namespace {
 
-// Next hops are 2-byte values in both tables: DIR24_8 and the trie keep
-// one bit of each entry for themselves, so 32767 is the largest index.
+// Next hops are 2-byte values in the IPv6 trie, which keeps one bit of each
+// entry for itself, so 32767 is the largest index (rte_lpm takes 24 bits).
 constexpr uint32_t kMaxNextHops = 32767;
-// Groups of 256 two-byte entries for the prefixes longer than /24, which
-// the same 15 bits index: at most 32767 (16 MiB) per table. IPv4 needs one
-// per /24 that holds a longer route (a neighbour's host route, say), so at
-// most one per route; an IPv6 /64 needs up to five (one per byte past the
-// 24th bit) that routes sharing their upper bytes share, a /128 up to 13.
+// Groups of 256 entries for the prefixes longer than /24: at most 32767 per
+// table (rte_lpm's 4-byte entries: 32 MiB; the trie's 2-byte ones, which the
+// same 15 bits index: 16 MiB). IPv4 needs one per /24 that holds a longer
+// route (a neighbour's host route, say), so at most one per route; an IPv6
+// /64 needs up to five (one per byte past the 24th bit) that routes sharing
+// their upper bytes share, a /128 up to 13.
 constexpr uint32_t kMaxTbl8 = 32767;
 constexpr uint32_t kMinTbl8 = 256;
 uint32_t tbl8_groups(uint64_t wanted) {
@@ -51,16 +56,30 @@ Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& na
     t->next_hops_[kUnreachableNextHop] = NextHop{};
     for (uint32_t i = t->capacity_ - 1; i > kUnreachableNextHop; --i) t->free_.push_back(i);
 
-    rte_fib_conf c4{};
-    c4.type = RTE_FIB_DIR24_8;
-    c4.default_nh = kUnreachableNextHop;
-    c4.max_routes = int(cfg.max_routes);
-    c4.dir24_8.nh_sz = RTE_FIB_DIR24_8_2B;
-    c4.dir24_8.num_tbl8 = tbl8_groups(cfg.max_routes);
-    t->fib4_ = rte_fib_create((name + "_v4").c_str(), socket, &c4);
-    if (!t->fib4_)
-        return make_error("l3: " + dpdk_error("rte_fib_create") +
-                          " (the IPv4 table takes 32-48 MiB: raise eal.memory_mb)");
+    const size_t rcu_size = rte_rcu_qsbr_get_memsize(workers);
+    t->rcu_ = static_cast<rte_rcu_qsbr*>(
+        rte_zmalloc_socket((name + "_rcu").c_str(), rcu_size, RTE_CACHE_LINE_SIZE, socket));
+    if (!t->rcu_ || rte_rcu_qsbr_init(t->rcu_, workers) != 0)
+        return make_error("l3: " + dpdk_error("rte_rcu_qsbr_init"));
+    for (unsigned id = 0; id < workers; ++id)
+        if (rte_rcu_qsbr_thread_register(t->rcu_, id) != 0)
+            return make_error("l3: " + dpdk_error("rte_rcu_qsbr_thread_register"));
+    // rte_lpm for IPv4: l3fwd's table, with a lookup of four addresses at
+    // once that inlines into the workers' loop (docs/performance.md, "The
+    // IPv4 lookup"). Its groups for prefixes longer than /24 are reused only
+    // after every worker has passed a quiescent point, as next hops are.
+    rte_lpm_config c4{};
+    c4.max_rules = cfg.max_routes;
+    c4.number_tbl8s = tbl8_groups(cfg.max_routes);
+    t->lpm4_ = rte_lpm_create((name + "_v4").c_str(), socket, &c4);
+    if (!t->lpm4_)
+        return make_error("l3: " + dpdk_error("rte_lpm_create") +
+                          " (the IPv4 table takes 65-97 MiB: raise eal.memory_mb)");
+    rte_lpm_rcu_config rc4{};
+    rc4.v = t->rcu_;
+    rc4.mode = RTE_LPM_QSBR_MODE_DQ;
+    if (rte_lpm_rcu_qsbr_add(t->lpm4_, &rc4) != 0)
+        return make_error("l3: " + dpdk_error("rte_lpm_rcu_qsbr_add"));
     rte_fib6_conf c6{};
     c6.type = RTE_FIB6_TRIE;
     c6.default_nh = kUnreachableNextHop;
@@ -72,20 +91,12 @@ Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& na
         return make_error("l3: " + dpdk_error("rte_fib6_create") +
                           " (the IPv6 table takes 32-48 MiB: raise eal.memory_mb)");
 
-    const size_t rcu_size = rte_rcu_qsbr_get_memsize(workers);
-    t->rcu_ = static_cast<rte_rcu_qsbr*>(
-        rte_zmalloc_socket((name + "_rcu").c_str(), rcu_size, RTE_CACHE_LINE_SIZE, socket));
-    if (!t->rcu_ || rte_rcu_qsbr_init(t->rcu_, workers) != 0)
-        return make_error("l3: " + dpdk_error("rte_rcu_qsbr_init"));
-    for (unsigned id = 0; id < workers; ++id)
-        if (rte_rcu_qsbr_thread_register(t->rcu_, id) != 0)
-            return make_error("l3: " + dpdk_error("rte_rcu_qsbr_thread_register"));
     return t;
 }
 
 RouterTables::~RouterTables() {
     if (fib6_) rte_fib6_free(fib6_);
-    if (fib4_) rte_fib_free(fib4_);
+    if (lpm4_) rte_lpm_free(lpm4_);
     rte_free(rcu_);
     rte_free(next_hops_);
 }
@@ -125,9 +136,14 @@ void RouterTables::reclaim() {
 }
 
 Status RouterTables::set_route(const IpPrefix& prefix, uint32_t next_hop) {
-    const int rc = prefix.address.family == IpFamily::v4
-                       ? rte_fib_add(fib4_, prefix.address.v4_host_order(), prefix.length, next_hop)
-                       : rte_fib6_add(fib6_, prefix.address.bytes.data(), prefix.length, next_hop);
+    const bool v4 = prefix.address.family == IpFamily::v4;
+    if (v4 && prefix.length == 0) {
+        // Published after the entry it indexes (add_next_hop's fence).
+        default4_.store(next_hop, std::memory_order_release);
+        return Ok{};
+    }
+    const int rc = v4 ? rte_lpm_add(lpm4_, prefix.address.v4_host_order(), prefix.length, next_hop)
+                      : rte_fib6_add(fib6_, prefix.address.bytes.data(), prefix.length, next_hop);
     if (rc != 0)
         return make_error(
             "l3: cannot add route " + prefix.to_string() + ": " +
@@ -139,9 +155,16 @@ Status RouterTables::set_route(const IpPrefix& prefix, uint32_t next_hop) {
 }
 
 Status RouterTables::delete_route(const IpPrefix& prefix) {
-    const int rc = prefix.address.family == IpFamily::v4
-                       ? rte_fib_delete(fib4_, prefix.address.v4_host_order(), prefix.length)
-                       : rte_fib6_delete(fib6_, prefix.address.bytes.data(), prefix.length);
+    const bool v4 = prefix.address.family == IpFamily::v4;
+    if (v4 && prefix.length == 0) {
+        if (default4_.exchange(kUnreachableNextHop) == kUnreachableNextHop)
+            return make_error(
+                "l3: cannot delete route " + prefix.to_string() + ": " + rte_strerror(ENOENT),
+                -ENOENT);
+        return Ok{};
+    }
+    const int rc = v4 ? rte_lpm_delete(lpm4_, prefix.address.v4_host_order(), prefix.length)
+                      : rte_fib6_delete(fib6_, prefix.address.bytes.data(), prefix.length);
     if (rc != 0)
         return make_error(
             "l3: cannot delete route " + prefix.to_string() + ": " + rte_strerror(-rc), rc);
@@ -149,11 +172,14 @@ Status RouterTables::delete_route(const IpPrefix& prefix) {
 }
 
 uint32_t RouterTables::lookup(const IpAddress& address) const {
-    uint64_t nh = kUnreachableNextHop;
     if (address.family == IpFamily::v4) {
-        uint32_t ip = address.v4_host_order();
-        rte_fib_lookup_bulk(fib4_, &ip, &nh, 1);
-    } else {
+        uint32_t nh = kUnreachableNextHop;
+        return rte_lpm_lookup(lpm4_, address.v4_host_order(), &nh) == 0
+                   ? nh
+                   : default4_.load(std::memory_order_acquire);
+    }
+    uint64_t nh = kUnreachableNextHop;
+    {
         uint8_t ip[1][16];
         std::copy(address.bytes.begin(), address.bytes.end(), ip[0]);
         rte_fib6_lookup_bulk(fib6_, ip, &nh, 1);

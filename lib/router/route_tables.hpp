@@ -1,10 +1,11 @@
-// The router's forwarding tables: rte_fib (IPv4, DIR24_8) and rte_fib6
+// The router's forwarding tables: rte_lpm (IPv4, DIR-24-8) and rte_fib6
 // (IPv6, trie) mapping prefixes to next-hop indexes, the next-hop table the
 // workers read, and the RCU variable that tells when a next hop no worker
 // can still hold may be reused. Workers only read (RouterView); every change
 // is made by one control thread at a time, under the Router's lock.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -33,7 +34,7 @@ class RouterTables {
     RouterTables(const RouterTables&) = delete;
     RouterTables& operator=(const RouterTables&) = delete;
 
-    RouterView view() const { return {fib4_, fib6_, next_hops_, rcu_}; }
+    RouterView view() const { return {lpm4_, &default4_, fib6_, next_hops_, rcu_}; }
 
     // A new next hop, written before any route can point at it; an error
     // when all capacity() entries are in use or waiting to be reclaimed.
@@ -58,7 +59,10 @@ class RouterTables {
   private:
     RouterTables() = default;
 
-    rte_fib* fib4_ = nullptr;
+    rte_lpm* lpm4_ = nullptr;
+    // rte_lpm holds prefixes of /1 to /32: the IPv4 default route is what
+    // its lookups give on a miss, kept here.
+    std::atomic<uint32_t> default4_{kUnreachableNextHop};
     rte_fib6* fib6_ = nullptr;
     NextHop* next_hops_ = nullptr;
     rte_rcu_qsbr* rcu_ = nullptr;

@@ -7,10 +7,10 @@
 #include <rte_cycles.h>
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
-#include <rte_fib.h>
 #include <rte_fib6.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_lpm.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_ring.h>
@@ -1033,10 +1033,8 @@ TEST_CASE("l3: a changed neighbour's old next hop stays whole until the workers 
     RouterRig rig;
     const RouterView v = rig.router->view();
     const auto hop_of = [&](const char* dst) {
-        uint32_t a = ip4(dst).host_order;
-        uint64_t nh = 0;
-        rte_fib_lookup_bulk(v.fib4, &a, &nh, 1);
-        return uint32_t(nh);
+        uint32_t nh = 0;
+        return rte_lpm_lookup(v.lpm4, ip4(dst).host_order, &nh) == 0 ? nh : kUnreachableNextHop;
     };
     const MacAddr m1 = mac("02:00:00:00:0c:71"), m2 = mac("02:00:00:00:0c:72");
     const auto claim = [&](const MacAddr& m) {  // 10.3.0.77 says where it is
