@@ -148,8 +148,11 @@ const Command kCommands[] = {
      .help = "Mempool ops, owner, sizes, mbufs in use; recycle counters and free objects",
      .fetch = [](TelemetryClient* c,
                  const CommandArgs&) { return records(*c, "/pmdfwd/pools", "/pmdfwd/pool"); },
-     .render = [](TelemetryClient*, const Json& j,
-                  const CommandArgs&) { return render_pools(list(j)); }},
+     .render =
+         [](TelemetryClient* c, const Json& j, const CommandArgs&) {
+             const Json info = c ? need(c->query("/pmdfwd/info")) : Json::object();
+             return render_pool_model(info) + render_pools(list(j));
+         }},
     {.words = {"show", "plan"},
      .help = "Appliance info and the resolved plan",
      .fetch =

@@ -24,6 +24,9 @@ std::string render_workers(const std::vector<Json>& workers);
 // style, and where their free objects lie. Stock pools show "-" where a
 // figure does not apply.
 std::string render_pools(const std::vector<Json>& pools);
+// show pools' first line: the pool model that runs and why, from
+// /pmdfwd/info (empty without it).
+std::string render_pool_model(const Json& info);
 // show plan: /pmdfwd/info as key/value lines, then the plan's lines.
 std::string render_plan(const Json& info, const Json& plan_lines);
 // stats: the totals with human units, then one line per worker.

@@ -39,6 +39,16 @@ std::string free_levels(const std::vector<Json>& pools, Shown& shown) {
 
 }  // namespace
 
+std::string render_pool_model(const Json& info) {
+    if (!has(info, "pool_model")) return "";
+    const std::string model = text(info, "pool_model");
+    if (text(info, "pool_model_source") == "config")
+        return "pool model: " + model + ", set by [pool] model in the config\n\n";
+    return "pool model: " + model +
+           ", the default: recycle costs more than a stock pool where buffers are freed on "
+           "another core (docs/performance.md, \"The handoff step by step\")\n\n";
+}
+
 std::string render_pools(const std::vector<Json>& pools) {
     if (pools.empty()) return "no pools\n";
     // Sizes raw: they are exact and short.

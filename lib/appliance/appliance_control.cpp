@@ -47,6 +47,7 @@ Record Appliance::info() const {
     r.set(t.at("burst"), cfg_.forward.burst);
     r.set(t.at("tx_retries"), cfg_.forward.tx_retries);
     r.set(t.at("pool_model"), std::string(to_string(plan_.pool_model)));
+    r.set(t.at("pool_model_source"), std::string(plan_.pool_model_source()));
     r.set(t.at("main_lcore"), plan_.main_lcore);
     r.set(t.at("workers"), uint64_t(workers_.size()));
     r.set(t.at("ports"), uint64_t(ports_.size()));

@@ -121,7 +121,11 @@ enum class PoolModel {
 };
 
 struct PoolConfig {
-    PoolModel model = PoolModel::recycle;
+    // The default is the model no topology measured slower than DPDK's
+    // stock pool (docs/performance.md, "The handoff step by step"): recycle
+    // costs 0.86-0.93 x stock where buffers are freed on another core.
+    PoolModel model = PoolModel::per_worker_stock;
+    SourceLoc model_loc;    // where [pool] model was set; line 0: the default
     uint32_t mbufs = 8192;  // per pool: per worker, or the one pool of model "shared"
     uint32_t cache = 256;
     uint16_t data_room = 2176;  // includes RTE_PKTMBUF_HEADROOM

@@ -440,7 +440,7 @@ void read_forward(TableReader& root, const toml::node& node, const std::vector<P
 void read_pool(TableReader& root, const toml::node& node, PoolConfig& pool) {
     TableReader r(require_table(root, node, "pool"), "pool", root.file());
     pool.loc = loc_of(node);
-    r.choice("model", pool.model, kPoolModels);
+    if (const auto* n = r.choice("model", pool.model, kPoolModels)) pool.model_loc = loc_of(*n);
     r.integer("mbufs", pool.mbufs, 512, 16 << 20);
     r.integer("cache", pool.cache, 0, 512);
     r.integer("data_room", pool.data_room, 256, 65535);

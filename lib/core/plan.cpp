@@ -160,6 +160,7 @@ std::optional<ConfigError> assign_l3_tx_queues(const Config& cfg, size_t p,
 // their worker's lcore.
 void plan_pools(const Config& cfg, Plan& plan) {
     plan.pool_model = cfg.pool.model;
+    plan.pool_model_default = cfg.pool.model_loc.line == 0;
     if (cfg.pool.model == PoolModel::shared) {
         const unsigned first = plan.workers.front().lcore;
         plan.pools.push_back({"shared", false, first, first});
@@ -433,7 +434,8 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
                     std::to_string(cfg.forward.burst) + ", tx_retries " +
                     std::to_string(cfg.forward.tx_retries) + ", main lcore " +
                     std::to_string(plan.main_lcore) + ", " + std::to_string(plan.workers.size()) +
-                    " worker(s), pool model " + to_string(plan.pool_model) + ", " +
+                    " worker(s), pool model " + to_string(plan.pool_model) +
+                    (plan.pool_model_default ? " (the default)" : " (pool.model)") + ", " +
                     std::to_string(cfg.pool.mbufs) +
                     (plan.pool_model == PoolModel::shared ? " mbufs shared" : " mbufs/worker"));
     for (size_t p = 0; p < cfg.ports.size(); ++p) {

@@ -61,7 +61,8 @@ struct PoolPlan {
 
 struct Plan {
     unsigned main_lcore = 0;
-    PoolModel pool_model = PoolModel::recycle;
+    PoolModel pool_model = PoolModel::per_worker_stock;
+    bool pool_model_default = true;  // not set in the config
     std::vector<PoolPlan> pools;  // the workers' pools (spare and log channel pools are the ports')
     std::vector<WorkerPlan> workers;
     std::vector<PortPlan> ports;
@@ -69,6 +70,8 @@ struct Plan {
     std::vector<std::string> warnings;
 
     bool recycles() const { return pool_model == PoolModel::recycle; }
+    // Where pool_model came from: "default" or "config" ([pool] model).
+    const char* pool_model_source() const { return pool_model_default ? "default" : "config"; }
 };
 
 using PlanResult = std::variant<Plan, ConfigError>;

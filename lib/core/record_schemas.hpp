@@ -217,6 +217,9 @@ inline constexpr Field kInfoFields[] = {
     {"burst", Unit::packets, Kind::info, "the rx burst size"},
     {"tx_retries", Unit::none, Kind::info, "extra tx_burst calls before a TX shortfall is a drop"},
     {"pool_model", Unit::none, Kind::info, "recycle, shared or per-worker-stock"},
+    {"pool_model_source", Unit::none, Kind::info,
+     "default, or config: set by [pool] model (pmdctl show pools says why the default is what it "
+     "is)"},
     {"main_lcore", Unit::none, Kind::info, "the control lcore"},
     {"workers", Unit::none, Kind::info, "worker lcores"},
     {"ports", Unit::none, Kind::info, "ports"},

@@ -221,6 +221,7 @@ TEST_CASE("handoff on net_null ports: the owner transmits what the poller receiv
         cfg.ports.push_back(p);
     }
     cfg.forward.pairs = {{"n0", "n1", {}}};
+    cfg.pool.model = PoolModel::recycle;  // the defer rings are what this test watches
     cfg.pool.mbufs = 4096;
     cfg.pool.cache = 64;
     {

@@ -51,6 +51,9 @@ TEST_CASE("every field of every record's table is set, in its order", "[records]
     REQUIRE(b.port_id != 0xffff);
     Config cfg = two_port_config(a, b, ForwardMode::patch);
     cfg.forward.latency = true;
+    // A recycle pool's record has every pool field; not the default model.
+    cfg.pool.model = PoolModel::recycle;
+    cfg.pool.model_loc = {1, 1};
     enable_netlog(cfg, "a");
     netlog_install_sink("info");
     {
@@ -78,6 +81,7 @@ TEST_CASE("every field of every record's table is set, in its order", "[records]
             if (f.key.starts_with("telemetry_")) gate.emplace(f.key);
         CHECK(wire_keys(app.info()) == table_keys(kInfoRecord, gate));
         CHECK(std::get<std::string>(*app.info().get("pool_model")) == "recycle");
+        CHECK(std::get<std::string>(*app.info().get("pool_model_source")) == "config");
 
         // The figures are the traffic's.
         const Record w = app.worker(0, Since::clear);

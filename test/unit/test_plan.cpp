@@ -84,13 +84,26 @@ TEST_CASE("plan: two ports cross-connected", "[plan]") {
     CHECK(plan.warnings.empty());
     CHECK(render_plan(cfg, plan) ==
           std::vector<std::string>{
-              "mode patch, burst 32, tx_retries 2, main lcore 0, 2 worker(s), pool model recycle, "
-              "8192 mbufs/worker",
+              "mode patch, burst 32, tx_retries 2, main lcore 0, 2 worker(s), pool model "
+              "per-worker-stock (the default), 8192 mbufs/worker",
               "port 0 'p0' net_null_p0: rx_queues 1, tx_queues 1, tx auto, mtu 1500",
               "port 1 'p1' net_null_p1: rx_queues 1, tx_queues 1, tx auto, mtu 1500",
               "worker 0 on lcore 1: polls 'p0' rxq 0 -> sends on 'p1' txq 0",
               "worker 1 on lcore 2: polls 'p1' rxq 0 -> sends on 'p0' txq 0",
           });
+}
+
+TEST_CASE("plan: the plan line says whether the pool model is the default", "[plan][pool]") {
+    Config cfg = cross();
+    CHECK(plan_ok(cfg).pool_model == PoolModel::per_worker_stock);
+    CHECK(std::string(plan_ok(cfg).pool_model_source()) == "default");
+    cfg.pool.model = PoolModel::recycle;
+    cfg.pool.model_loc = {12, 9};  // as the loader records [pool] model
+    const Plan plan = plan_ok(cfg);
+    CHECK(std::string(plan.pool_model_source()) == "config");
+    CHECK(render_plan(cfg, plan).front() ==
+          "mode patch, burst 32, tx_retries 2, main lcore 0, 2 worker(s), pool model recycle "
+          "(pool.model), 8192 mbufs/worker");
 }
 
 TEST_CASE("plan: several rx queues share an output port's tx queues", "[plan]") {
@@ -436,6 +449,13 @@ TEST_CASE("plan: pools cover the handoff ring, and the shared pool every worker"
     cfg.ports[1].tx = TxMode::owner;
     cfg.forward.handoff_ring = 4096;
     cfg.pool.mbufs = 4096;
+    // The default model, per-worker-stock: the sender's cache of the owner's
+    // pool and the owner's cache of the sender's count too.
+    CHECK(refusal(cfg) ==
+          "plan.toml:14:1 pool.mbufs: 4096 mbufs per pool is too few for worker 0 (rx_desc 1024 + "
+          "tx_desc 1024 + handoff_ring 4096 + burst 32 + 5 x cache 256 = 7456); raise pool.mbufs "
+          "or lower the descriptor counts");
+    cfg.pool.model = PoolModel::recycle;
     CHECK(refusal(cfg) ==
           "plan.toml:14:1 pool.mbufs: 4096 mbufs per pool is too few for worker 0 (rx_desc 1024 + "
           "tx_desc 1024 + handoff_ring 4096 + burst 32 + 3 x cache 256 = 6944); raise pool.mbufs "

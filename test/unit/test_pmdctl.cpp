@@ -483,6 +483,19 @@ TEST_CASE("show pools: stock pools", "[pmdctl]") {
     CHECK(render_pools({}) == "no pools\n");
 }
 
+TEST_CASE("show pools: the first line says which pool model runs and why", "[pmdctl]") {
+    Json info = {
+        {"mode", "patch"}, {"pool_model", "per-worker-stock"}, {"pool_model_source", "default"}};
+    CHECK(render_pool_model(info) ==
+          "pool model: per-worker-stock, the default: recycle costs more than a stock pool where "
+          "buffers are freed on another core (docs/performance.md, \"The handoff step by "
+          "step\")\n\n");
+    info["pool_model"] = "recycle";
+    info["pool_model_source"] = "config";
+    CHECK(render_pool_model(info) == "pool model: recycle, set by [pool] model in the config\n\n");
+    CHECK(render_pool_model(Json::object()).empty());  // an older pmdfwd: no line
+}
+
 TEST_CASE("show pools: recycle pools next to a stock pool", "[pmdctl]") {
     // alloc_fast alloc_slow alloc_empty refill_defer refill_shared recycled
     // deferred defer_full shared_put foreign_alloc foreign_fail
