@@ -1,5 +1,6 @@
 // The router's lookup alone: rte_fib (DIR24_8 with 2-byte next hops, the
-// table pmdfwd's router builds) against rte_lpm (the one DPDK's l3fwd uses),
+// table pmdfwd's router built for IPv4 until it moved to rte_lpm on these
+// figures) against rte_lpm (the one DPDK's l3fwd uses),
 // and rte_fib6 (trie) against rte_lpm6, on the tables scripts/bench routes
 // with (512 /24s or /64s) and on 100000 routes, in bursts of 32 addresses
 // as a worker's burst brings them. Two address sets per table: the bench's
@@ -9,7 +10,7 @@
 // Each variant runs --rounds times, alternating, on one lcore; prints the
 // median and the range of ns per looked-up address. No target: it says
 // which lookup the router should use. rte_fib's row is the scalar lookup
-// pmdfwd gets (EAL allows 256-bit SIMD unless told otherwise); with
+// DPDK gives (EAL allows 256-bit SIMD unless told otherwise); with
 // --force-max-simd-bitwidth=512 among the EAL arguments the AVX-512 lookups
 // are timed too.
 #include <rte_cycles.h>
@@ -34,7 +35,7 @@ constexpr unsigned kBurst = 32;           // a worker's burst
 constexpr uint32_t kBaseRoutes = 512;     // scripts/bench's table (bench_l3_routes.py)
 constexpr uint32_t kFlows = 256;          // scripts/bench's capture
 constexpr uint32_t kSpreadAddrs = 65536;  // random routes of the table
-constexpr uint32_t kTbl8v4 = 4096;        // pmdfwd's (lib/router/route_tables.cpp)
+constexpr uint32_t kTbl8v4 = 4096;        // as pmdfwd's tables had when this was measured
 constexpr uint32_t kTbl8v6 = 8192;
 // The trie reserves, for each route longer than /24 without a covering
 // route, one group per byte below /24: five for a /64, so pmdfwd's 8192
