@@ -422,6 +422,7 @@ bool is_recycle_pool(const rte_mempool* mp) {
 unsigned recycle_owner(const rte_mempool* mp) { return recycler(mp).owner; }
 
 RecycleCounts recycle_counts(const rte_mempool* mp) {
+    if (!is_recycle_pool(mp)) return {};
     const Recycler& r = recycler(mp);
     RecycleCounts sum = read_slot(*r.other_threads);
     for (const Slot* s : r.slots)
@@ -430,11 +431,14 @@ RecycleCounts recycle_counts(const rte_mempool* mp) {
 }
 
 RecycleCounts recycle_counts_of_lcore(const rte_mempool* mp, unsigned lcore) {
+    if (!is_recycle_pool(mp)) return {};
     const Recycler& r = recycler(mp);
     return lcore < RTE_MAX_LCORE && r.slots[lcore] ? read_slot(*r.slots[lcore]) : RecycleCounts{};
 }
 
-RecycleLevels recycle_levels(const rte_mempool* mp) { return levels_of(recycler(mp)); }
+RecycleLevels recycle_levels(const rte_mempool* mp) {
+    return is_recycle_pool(mp) ? levels_of(recycler(mp)) : RecycleLevels{};
+}
 
 void recycle_owner_retire(rte_mempool* mp) {
     Recycler& r = recycler(mp);

@@ -35,6 +35,7 @@ Result<rte_mempool*> create_recycle_pktmbuf_pool(const char* name, uint32_t mbuf
 
 bool is_recycle_pool(const rte_mempool* mp);
 unsigned recycle_owner(const rte_mempool* mp);
+// The counts and levels of a recycle pool; zeros for any other pool.
 RecycleCounts recycle_counts(const rte_mempool* mp);  // sum over lcores
 RecycleCounts recycle_counts_of_lcore(const rte_mempool* mp, unsigned lcore);
 RecycleLevels recycle_levels(const rte_mempool* mp);  // racy while live; exact when quiet

@@ -257,6 +257,23 @@ TEST_CASE("recycle pool: the main lcore allocates before workers start", "[recyc
     rte_mempool_free(mp);
 }
 
+TEST_CASE("recycle pool: a stock pool has no recycle counts or levels, and no crash", "[recycle]") {
+    rte_mempool* mp = rte_pktmbuf_pool_create("rc_stock", 511, 0, 0, 2176, SOCKET_ID_ANY);
+    REQUIRE(mp != nullptr);
+    REQUIRE_FALSE(is_recycle_pool(mp));
+    rte_mbuf* m = rte_pktmbuf_alloc(mp);
+    REQUIRE(m != nullptr);
+    rte_pktmbuf_free(m);
+    uint64_t counted = 0;
+    const RecycleCounts c = recycle_counts(mp), one = recycle_counts_of_lcore(mp, 0);
+    for_each_recycle_count(c, one, [&](uint64_t a, uint64_t b) { counted += a + b; });
+    CHECK(counted == 0);
+    const RecycleLevels l = recycle_levels(mp);
+    CHECK(l.free_shared_ring == 0);
+    CHECK(l.free_owner_store == 0);
+    rte_mempool_free(mp);
+}
+
 TEST_CASE("recycle pool: a double free shows as more objects than the pool holds", "[recycle]") {
     rte_mempool* mp = make_pool(0, 512);
     rte_mbuf* m = rte_pktmbuf_alloc(mp);
