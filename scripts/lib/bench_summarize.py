@@ -22,6 +22,10 @@ TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2
            "l3": ("pmdfwd l3", "l3fwd lpm", 1.1),
            # No target: l3fwd's IPv6 path leaves the hop limit alone.
            "l3-v6": ("pmdfwd l3 IPv6", "l3fwd lpm IPv6", None)}
+# handoff_bench --probe: about 3 ns with the two CPUs on one core, 11 on two.
+FAR_LINK_NS = 6.0
+
+
 # Comparisons of more than two peers: each peer's median, then the ratios
 # printed (numerator, denominator) and the targets among them.
 MULTI = {
@@ -34,7 +38,12 @@ MULTI = {
         "ratio_heads": ["recycle/shared", "recycle/pw-stock", "shared/same", "recycle/same"],
         # recycle >= 1.2 x shared, recycle >= 0.9 x the same-core ceiling.
         "targets": {("ho-recycle", "ho-shared"): 1.2, ("ho-recycle", "same-recycle"): 0.9},
-        "note": "targets: recycle/shared >= 1.2, recycle/same >= 0.9 (in that order)",
+        "note": "targets: recycle/shared >= 1.2, recycle/same >= 0.9 (in that order);\n"
+                "far: windows with the two CPUs on two cores (handoff_bench --probe over "
+                f"{FAR_LINK_NS:g} ns), where a line costs several times more: a median over both "
+                "placements compares two machines (docs/performance.md, \"The handoff step by "
+                "step\")",
+        "placement": True,
     },
     "capture": {
         "title": "packet capture ([control] capture, dpdk-dumpcap)",
@@ -97,12 +106,17 @@ def multi_table(groups, comp):
                 verdicts.append("PASS" if ratio >= target else "MISS")
                 met &= ratio >= target
         row.append("/".join(verdicts))
+        if spec.get("placement"):
+            probed = [r for r in rs if r.get("link_ns")]
+            far = sum(1 for r in probed if float(r["link_ns"]) > FAR_LINK_NS)
+            row.append(f"{far}/{len(probed)}" if probed else "-")
         lines.append(row)
     if not lines:
         return met
     print()
     print(f"{spec['title']} (Mpps medians; ratios of medians, per-round range in brackets)")
-    table(["setup", "rounds"] + spec["heads"] + spec["ratio_heads"] + ["targets"], lines)
+    table(["setup", "rounds"] + spec["heads"] + spec["ratio_heads"] + ["targets"] +
+          (["far"] if spec.get("placement") else []), lines)
     print(spec["note"])
     return met
 

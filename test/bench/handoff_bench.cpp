@@ -62,6 +62,7 @@ constexpr unsigned kInFlight = 4096;  // mbufs the ring steps pass around
 enum class Step { ring, read, write, line2, pool_handoff, pool_same_core };
 
 struct Options {
+    bool probe_only = false;  // --probe: print the probe's median and stop
     unsigned rounds = 5;
     uint64_t packets = 1u << 24;  // per step and round
     uint32_t mbufs = 8192;        // scripts/bench's pool
@@ -250,8 +251,10 @@ double median(std::vector<double> v) {
 
 int usage() {
     std::fprintf(stderr,
-                 "usage: handoff_bench [--rounds N] [--packets N] [--mbufs N] [--cache N] "
-                 "-- EAL args (three lcores: the main one, A and B; A and B on two CPUs)\n");
+                 "usage: handoff_bench [--probe] [--rounds N] [--packets N] [--mbufs N] "
+                 "[--cache N] -- EAL args (three lcores: the main one, A and B; A and B on two "
+                 "CPUs)\n--probe: only the placement probe, --rounds times; prints "
+                 "\"link_ns <median>\"\n");
     return 2;
 }
 
@@ -261,6 +264,10 @@ int main(int argc, char** argv) {
     Options o;
     int i = 1;
     for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+        if (std::strcmp(argv[i], "--probe") == 0) {
+            o.probe_only = true;
+            continue;
+        }
         if (i + 1 >= argc) return usage();
         const std::string opt = argv[i];
         const unsigned long long v = std::strtoull(argv[++i], nullptr, 10);
@@ -298,6 +305,24 @@ int main(int argc, char** argv) {
         return 1;
     }
 
+    Variant probe{"probe", Step::ring, nullptr, {}};
+    Options probe_o = o;
+    probe_o.packets = std::max<uint64_t>(kBurst, o.packets / 16 / kBurst * kBurst);
+    rte_mempool* ring_mp = ring_pool.value()->mempool();
+    if (o.probe_only) {
+        for (unsigned round = 0; round < o.rounds; ++round) {
+            const double p = run_once(probe, probe_o, a, b, ab, ba, ring_mp);
+            if (p < 0) return 1;
+            probe.ns.push_back(p);
+        }
+        std::printf("link_ns %.2f\n", median(probe.ns));
+        ring_pool.value().reset();
+        rte_ring_free(ab);
+        rte_ring_free(ba);
+        rte_eal_cleanup();
+        return 0;
+    }
+
     std::vector<Variant> vs;
     vs.push_back({"ring: pointers only", Step::ring, nullptr, {}});
     vs.push_back({"read: + B reads line 1", Step::read, nullptr, {}});
@@ -330,10 +355,6 @@ int main(int argc, char** argv) {
         "tsc %.2f GHz\n",
         a, b, kBurst, static_cast<unsigned long long>(o.packets), o.rounds, o.mbufs, o.cache,
         double(rte_get_tsc_hz()) / 1e9);
-    Variant probe{"probe", Step::ring, nullptr, {}};
-    Options probe_o = o;
-    probe_o.packets = std::max<uint64_t>(kBurst, o.packets / 16 / kBurst * kBurst);
-    rte_mempool* ring_mp = ring_pool.value()->mempool();
     // One untimed pass first: the first touch of every pool's memory (page
     // faults without hugepages) belongs to no step.
     for (auto& v : vs)
