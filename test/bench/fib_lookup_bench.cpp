@@ -29,6 +29,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
+
 namespace {
 
 constexpr unsigned kBurst = 32;           // a worker's burst
@@ -336,11 +338,8 @@ int usage() {
 
 int main(int argc, char** argv) {
     Options o;
-    int i = 1;
-    for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
-        if (i + 1 >= argc) return usage();
-        const std::string opt = argv[i];
-        const unsigned long long v = std::strtoull(argv[++i], nullptr, 10);
+    std::vector<char*> eal;
+    const auto option = [&o](const std::string& opt, unsigned long long v) {
         if (opt == "--rounds" && v > 0)
             o.rounds = unsigned(v);
         else if (opt == "--lookups" && v >= kBurst)
@@ -348,11 +347,10 @@ int main(int argc, char** argv) {
         else if (opt == "--big" && v >= kBaseRoutes && v <= (1u << 20))
             o.big = uint32_t(v);
         else
-            return usage();
-    }
-    // EAL gets the program name and what follows "--".
-    std::vector<char*> eal = {argv[0]};
-    for (int k = i + 1; k < argc; ++k) eal.push_back(argv[k]);
+            return false;
+        return true;
+    };
+    if (!bench::parse_args(argc, argv, {}, option, eal)) return usage();
     if (rte_eal_init(int(eal.size()), eal.data()) < 0) {
         std::fprintf(stderr, "fib_lookup_bench: rte_eal_init failed\n");
         return 1;

@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_args.hpp"
 #include "pool.hpp"
 #include "recycle_mempool.hpp"
 
@@ -262,16 +263,11 @@ int usage() {
 
 int main(int argc, char** argv) {
     Options o;
-    int i = 1;
-    for (; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
-        if (std::strcmp(argv[i], "--probe") == 0) {
+    std::vector<char*> eal;
+    const auto option = [&o](const std::string& opt, unsigned long long v) {
+        if (opt == "--probe")
             o.probe_only = true;
-            continue;
-        }
-        if (i + 1 >= argc) return usage();
-        const std::string opt = argv[i];
-        const unsigned long long v = std::strtoull(argv[++i], nullptr, 10);
-        if (opt == "--rounds" && v > 0)
+        else if (opt == "--rounds" && v > 0)
             o.rounds = unsigned(v);
         else if (opt == "--packets" && v >= kBurst)
             o.packets = v / kBurst * kBurst;
@@ -280,10 +276,10 @@ int main(int argc, char** argv) {
         else if (opt == "--cache" && v <= RTE_MEMPOOL_CACHE_MAX_SIZE)
             o.cache = uint32_t(v);
         else
-            return usage();
-    }
-    std::vector<char*> eal = {argv[0]};
-    for (int k = i + 1; k < argc; ++k) eal.push_back(argv[k]);
+            return false;
+        return true;
+    };
+    if (!bench::parse_args(argc, argv, {"--probe"}, option, eal)) return usage();
     if (rte_eal_init(int(eal.size()), eal.data()) < 0) {
         std::fprintf(stderr, "handoff_bench: rte_eal_init failed\n");
         return 1;
