@@ -2,7 +2,7 @@
 // created on the main lcore before the workers start; changed by one thread
 // at a time under the Router's lock.
 // rte_lpm_rcu_qsbr_add (the table's own RCU reclamation) is experimental in
-// DPDK 22.11, as l3fwd's users of it are told too.
+// DPDK 22.11.
 #define ALLOW_EXPERIMENTAL_API
 
 #include "route_tables.hpp"
@@ -65,9 +65,10 @@ Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& na
         if (rte_rcu_qsbr_thread_register(t->rcu_, id) != 0)
             return make_error("l3: " + dpdk_error("rte_rcu_qsbr_thread_register"));
     // rte_lpm for IPv4: l3fwd's table, with a lookup of four addresses at
-    // once that inlines into the workers' loop (docs/performance.md, "The
-    // IPv4 lookup"). Its groups for prefixes longer than /24 are reused only
-    // after every worker has passed a quiescent point, as next hops are.
+    // once that inlines into the workers' loop (docs/performance.md, "rte_fib
+    // or rte_lpm for the lookup"). Its groups for prefixes longer than /24
+    // are reused only after every worker has passed a quiescent point, as
+    // next hops are.
     rte_lpm_config c4{};
     c4.max_rules = cfg.max_routes;
     c4.number_tbl8s = tbl8_groups(cfg.max_routes);
