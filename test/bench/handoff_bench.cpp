@@ -12,6 +12,12 @@
 //   write   and B writes it (as rte_pktmbuf_free's checks and the next
 //           reset do)
 //   line2   and B writes the second line too (pool, next)
+// and the lines of a real round trip, apart from that ladder:
+//   reset   A writes both header lines (as rte_pktmbuf_reset does: the
+//           second holds next and tx_offload), B reads both (as
+//           rte_pktmbuf_free does: refcnt and pool, then next)
+//   data    and A writes the frame's first 64 bytes too (as an rx copies a
+//           frame in), which B never touches
 // Then the return path of each pool, the ring gone: A allocates
 // (rte_pktmbuf_alloc_bulk) and writes the first line and the first data
 // line (as net_pcap's rx does), B frees each mbuf (rte_pktmbuf_free, as
@@ -60,7 +66,7 @@ constexpr unsigned kBurst = 32;
 constexpr unsigned kRingSize = 1024;  // a handoff ring's (lib/dataplane/handoff_ring.cpp)
 constexpr unsigned kInFlight = 4096;  // mbufs the ring steps pass around
 
-enum class Step { ring, read, write, line2, pool_handoff, pool_same_core };
+enum class Step { ring, read, write, line2, reset, data, pool_handoff, pool_same_core };
 
 struct Options {
     bool probe_only = false;  // --probe: print the probe's median and stop
@@ -132,6 +138,10 @@ int lcore_b(void* arg) {
                     m->ol_flags = 0;
                     m->next = nullptr;
                     break;
+                case Step::reset:
+                case Step::data:
+                    sink += m->data_len + reinterpret_cast<uintptr_t>(m->next);
+                    break;
                 case Step::pool_handoff:
                 case Step::pool_same_core:
                     rte_pktmbuf_free(m);
@@ -157,6 +167,8 @@ void a_ring(Run& r) {
     rte_mbuf* b[kBurst];
     uint64_t sent = 0, back = 0;
     const bool write = r.step != Step::ring;
+    const bool line2 = r.step == Step::reset || r.step == Step::data;
+    const bool data = r.step == Step::data;
     while (back < r.packets) {
         const unsigned n =
             rte_ring_sc_dequeue_burst(r.ba, reinterpret_cast<void**>(b), kBurst, nullptr);
@@ -165,7 +177,13 @@ void a_ring(Run& r) {
         if (sent < r.packets && free.size() >= kBurst) {
             rte_mbuf** top = free.data() + free.size() - kBurst;
             if (write)
-                for (unsigned i = 0; i < kBurst; ++i) fill_like_rx(top[i], false);
+                for (unsigned i = 0; i < kBurst; ++i) {
+                    fill_like_rx(top[i], data);
+                    if (line2) {
+                        top[i]->next = nullptr;
+                        top[i]->tx_offload = 0;
+                    }
+                }
             send_burst(r.ab, top, kBurst);
             free.resize(free.size() - kBurst);
             sent += kBurst;
@@ -324,6 +342,8 @@ int main(int argc, char** argv) {
     vs.push_back({"read: + B reads line 1", Step::read, nullptr, {}});
     vs.push_back({"write: + B writes line 1", Step::write, nullptr, {}});
     vs.push_back({"line2: + B writes line 2", Step::line2, nullptr, {}});
+    vs.push_back({"reset: A writes lines 1-2, B reads", Step::reset, nullptr, {}});
+    vs.push_back({"data: + A writes a data line", Step::data, nullptr, {}});
     for (const bool color : {true, false}) {
         const std::string c = color ? "coloured" : "dpdk placement";
         for (const bool recycle : {false, true}) {
