@@ -26,7 +26,10 @@
 //            pmdfwd's shared and per-worker-stock models are with one sender)
 //   recycle  pmdfwd_recycle owned by A, B's frees deferred and pushed back
 //            once a burst (flush_deferred, as the worker loop does)
-// each with cache-coloured placement and with DPDK's own.
+// each with cache-coloured placement and with DPDK's own; and the coloured
+// stock pool once more with its free objects in a random order (a stock
+// ring hands them out in the order it was filled, by address at first):
+// what the order of reuse is worth, apart from any line crossing cores.
 // Each step runs --rounds times, alternating; prints the median and range of
 // ns per packet on A, and Mpps. No target: docs/performance.md reads the
 // cost of each step off the differences.
@@ -51,6 +54,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -263,6 +267,17 @@ double run_once(Variant& v, const Options& o, unsigned a, unsigned b, rte_ring* 
     return double(r.a_tsc) * 1e9 / double(rte_get_tsc_hz()) / double(o.packets);
 }
 
+// Puts every free object of mp back in a random order.
+bool shuffle_free_order(rte_mempool* mp, uint32_t mbufs) {
+    std::vector<rte_mbuf*> all(mbufs);
+    rte_mempool_cache_flush(nullptr, mp);
+    if (rte_pktmbuf_alloc_bulk(mp, all.data(), mbufs) != 0) return false;
+    std::shuffle(all.begin(), all.end(), std::mt19937(1));
+    rte_pktmbuf_free_bulk(all.data(), mbufs);
+    rte_mempool_cache_flush(nullptr, mp);
+    return true;
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
@@ -364,6 +379,14 @@ int main(int argc, char** argv) {
             }
         }
     }
+    auto shuffled = Pool::create("hb_shuffled", o.mbufs, o.cache, RTE_MBUF_DEFAULT_BUF_SIZE,
+                                 SOCKET_ID_ANY, true);
+    if (!shuffled || !shuffle_free_order(shuffled.value()->mempool(), o.mbufs)) {
+        std::fprintf(stderr, "handoff_bench: the shuffled pool failed (raise -m)\n");
+        return 1;
+    }
+    vs.push_back(
+        {"stock, coloured, shuffled, A -> B", Step::pool_handoff, std::move(shuffled.value()), {}});
 
     std::printf(
         "ns per packet on A (lcore %u) handing to B (lcore %u), bursts of %u, %llu "
