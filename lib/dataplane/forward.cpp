@@ -34,10 +34,17 @@ constexpr uint64_t oversize_bias(uint32_t max_frame_bytes) {
     return kOversizeBit - 1 - max_frame_bytes;
 }
 
+// The bytes a pass read, and those of the frames it kept.
+struct PassBytes {
+    uint64_t rx = 0;
+    uint64_t kept = 0;
+};
+
 // The frames of pkts longer than max_frame_bytes are freed and counted as
 // oversize; the rest are compacted to the front. Only for a burst the test
 // above caught.
-uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, BurstOutcome& out) {
+uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, PassBytes& bytes,
+                       BurstOutcome& out) {
     uint16_t kept = 0;
     for (uint16_t i = 0; i < n; ++i) {
         rte_mbuf* m = pkts[i];
@@ -45,7 +52,7 @@ uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, Bu
             pkts[kept++] = m;
             continue;
         }
-        out.tx_bytes -= rte_pktmbuf_pkt_len(m);
+        bytes.kept -= rte_pktmbuf_pkt_len(m);
         out.drops[idx(DropReason::oversize)]++;
         rte_pktmbuf_free(m);
     }
@@ -53,18 +60,19 @@ uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, Bu
 }
 
 // Patch mode's one pass: bytes counted, oversize frames found.
-uint16_t pass_through(uint32_t max_frame_bytes, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
+uint16_t pass_through(uint32_t max_frame_bytes, rte_mbuf** pkts, uint16_t n, PassBytes& bytes,
+                      BurstOutcome& out) {
     const uint64_t bias = oversize_bias(max_frame_bytes);
-    uint64_t bytes = 0, over = 0;
+    uint64_t sum = 0, over = 0;
 #pragma GCC unroll 4
     for (uint16_t i = 0; i < n; ++i) {
         const uint32_t len = rte_pktmbuf_pkt_len(pkts[i]);
-        bytes += len;
+        sum += len;
         over |= len + bias;
     }
-    out.rx_bytes = out.tx_bytes = bytes;
+    bytes.rx = bytes.kept = sum;
     if (likely(!(over & kOversizeBit))) return n;
-    return drop_oversize(pkts, n, max_frame_bytes, out);
+    return drop_oversize(pkts, n, max_frame_bytes, bytes, out);
 }
 
 // One pass: counts bytes, drops runts (freed, counted), writes the 12-byte
@@ -75,7 +83,7 @@ uint16_t pass_through(uint32_t max_frame_bytes, rte_mbuf** pkts, uint16_t n, Bur
 // through a pointer and force reloads. Until the first runt nothing moves in
 // pkts; from there the rest are compacted to the front.
 uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pkts, uint16_t n,
-                    BurstOutcome& out) {
+                    PassBytes& bytes, BurstOutcome& out) {
     uint64_t dst_src_lo;
     uint32_t dst_src_hi;
     std::memcpy(&dst_src_lo, hdr.dst_src.data(), 8);
@@ -111,22 +119,22 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
         else
             drop(pkts[i]);
     }
-    out.rx_bytes = rx_bytes;
-    out.tx_bytes = rx_bytes - runt_bytes;
-    out.drops[idx(DropReason::runt)] = runts;
+    bytes.rx = rx_bytes;
+    bytes.kept = rx_bytes - runt_bytes;
+    out.drops[idx(DropReason::runt)] += runts;
     if (likely(!(over & kOversizeBit))) return kept;
-    return drop_oversize(pkts, kept, max_frame_bytes, out);
+    return drop_oversize(pkts, kept, max_frame_bytes, bytes, out);
 }
 
-// The sender never waits for the owner: what the ring cannot take is dropped.
+// The sender never waits for the owner: what the ring cannot take is
+// dropped. The owner counts tx bytes when it transmits.
 void hand_off(rte_ring* ring, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
     const unsigned queued =
         rte_ring_sp_enqueue_burst(ring, reinterpret_cast<void**>(pkts), n, nullptr);
-    out.tx_bytes = 0;  // counted by the owner when it transmits
-    out.handoff_out = queued;
+    out.handoff_out += queued;
     if (unlikely(queued < n)) {
         rte_pktmbuf_free_bulk(pkts + queued, n - queued);
-        out.drops[idx(DropReason::handoff_full)] = n - queued;
+        out.drops[idx(DropReason::handoff_full)] += n - queued;
     }
 }
 
@@ -157,36 +165,37 @@ uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_
 }
 
 template <ForwardMode kMode>
-BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n) {
-    BurstOutcome out;
+void forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
     if constexpr (kMode == ForwardMode::l3) {
         route_burst(w, pkts, n, out);
-        return out;
+        return;
     }
     if (unlikely(!w.has_tx)) {
-        out.rx_bytes = sum_pkt_len(pkts, n);
+        out.rx_bytes += sum_pkt_len(pkts, n);
         rte_pktmbuf_free_bulk(pkts, n);
-        out.drops[idx(DropReason::no_route)] = n;
-        return out;
+        out.drops[idx(DropReason::no_route)] += n;
+        return;
     }
+    PassBytes bytes;
     uint16_t to_send;
     if constexpr (kMode == ForwardMode::l2)
-        to_send = rewrite_l2(w.l2_header, w.tx_max_frame_bytes, pkts, n, out);
+        to_send = rewrite_l2(w.l2_header, w.tx_max_frame_bytes, pkts, n, bytes, out);
     else
-        to_send = pass_through(w.tx_max_frame_bytes, pkts, n, out);
+        to_send = pass_through(w.tx_max_frame_bytes, pkts, n, bytes, out);
+    out.rx_bytes += bytes.rx;
 
     if (w.handoff_out) {
         enter_phase(w, LoopPhase::handoff);
         hand_off(w.handoff_out, pkts, to_send, out);
     } else {
         enter_phase(w, LoopPhase::tx);
+        out.tx_bytes += bytes.kept;
         transmit(w.tx, w.tx_retries, pkts, to_send, out);
     }
-    return out;
 }
 
-BurstOutcome transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch) {
-    BurstOutcome out;
+uint64_t transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch, BurstOutcome& out) {
+    uint64_t taken = 0;
     for (unsigned i = 0; i < w.handoff_in_count; ++i) {
         const HandoffIn& h = w.handoff_in[i];
         const auto n = uint16_t(
@@ -195,15 +204,19 @@ BurstOutcome transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch) {
         // The headers were last written on the sender's core: ask for all of
         // them at once rather than missing on each in turn.
         for (uint16_t k = 0; k < n; ++k) rte_prefetch0(scratch[k]);
-        out.handoff_in += n;
+        taken += n;
         out.tx_bytes += sum_pkt_len(scratch, n);
         transmit(h.to, w.tx_retries, scratch, n, out);
     }
-    return out;
+    out.handoff_in += taken;
+    return taken;
 }
 
-template BurstOutcome forward_burst<ForwardMode::patch>(const WorkerContext&, rte_mbuf**, uint16_t);
-template BurstOutcome forward_burst<ForwardMode::l2>(const WorkerContext&, rte_mbuf**, uint16_t);
-template BurstOutcome forward_burst<ForwardMode::l3>(const WorkerContext&, rte_mbuf**, uint16_t);
+template void forward_burst<ForwardMode::patch>(const WorkerContext&, rte_mbuf**, uint16_t,
+                                                BurstOutcome&);
+template void forward_burst<ForwardMode::l2>(const WorkerContext&, rte_mbuf**, uint16_t,
+                                             BurstOutcome&);
+template void forward_burst<ForwardMode::l3>(const WorkerContext&, rte_mbuf**, uint16_t,
+                                             BurstOutcome&);
 
 }  // namespace pmdfwd

@@ -12,6 +12,9 @@
 
 namespace pmdfwd {
 
+// What bursts did, added up: every function below adds to it, so that the
+// poll loop can sum many bursts before it folds them into its counters
+// (zeroing and folding it per burst cost more than a burst's own counting).
 struct BurstOutcome {
     uint64_t rx_bytes = 0;
     uint64_t tx_pkts = 0;
@@ -23,7 +26,15 @@ struct BurstOutcome {
 };
 
 template <ForwardMode kMode>
-BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n);
+void forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out);
+
+// One burst's outcome on its own.
+template <ForwardMode kMode>
+BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n) {
+    BurstOutcome out;
+    forward_burst<kMode>(w, pkts, n, out);
+    return out;
+}
 
 // Transmits with up to `retries` extra calls; frees and counts what is left
 // (link_down or tx_full). Returns how many were sent.
@@ -32,7 +43,8 @@ uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_
 uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n);
 
 // Takes up to one burst from each handoff ring and transmits it; `scratch`
-// holds kMaxBurst pointers. Returns packets taken in handoff_in.
-BurstOutcome transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch);
+// holds kMaxBurst pointers. Returns the packets taken (also added to
+// handoff_in).
+uint64_t transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch, BurstOutcome& out);
 
 }  // namespace pmdfwd

@@ -30,14 +30,17 @@ constexpr unsigned kPublishEveryIdlePolls = 1024;
 // core until WorkerStats::publish.
 using PendingCounts = WorkerSnapshot;
 
-void account(PendingCounts& p, const BurstOutcome& out) {
-    p.rx_bytes += out.rx_bytes;
-    p.tx_pkts += out.tx_pkts;
-    p.tx_bytes += out.tx_bytes;
-    p.handoff_out += out.handoff_out;
-    p.handoff_in += out.handoff_in;
-    p.punted += out.punted;
-    for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += out.drops[i];
+// What the bursts since the last publish did (`sums`) goes into the counts
+// just before they are published, and `sums` starts again from zero.
+void fold(PendingCounts& p, BurstOutcome& sums) {
+    p.rx_bytes += sums.rx_bytes;
+    p.tx_pkts += sums.tx_pkts;
+    p.tx_bytes += sums.tx_bytes;
+    p.handoff_out += sums.handoff_out;
+    p.handoff_in += sums.handoff_in;
+    p.punted += sums.punted;
+    for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += sums.drops[i];
+    sums = BurstOutcome{};
 }
 
 // A progress point: the loop read the TSC (`now`) after `prev`. The gap
@@ -54,9 +57,10 @@ inline void progress(const WorkerContext& w, PendingCounts& p, uint64_t prev, ui
 
 // One received burst: forward it and count it.
 template <ForwardMode kMode>
-void handle_burst(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts, uint16_t n) {
+void handle_burst(const WorkerContext& w, PendingCounts& p, BurstOutcome& sums, rte_mbuf** pkts,
+                  uint16_t n) {
     enter_phase(w, LoopPhase::forward);
-    account(p, forward_burst<kMode>(w, pkts, n));
+    forward_burst<kMode>(w, pkts, n, sums);
     p.rx_pkts += n;
     p.burst_hist[burst_bucket(n)]++;
     p.full_bursts += n == w.burst;
@@ -64,13 +68,14 @@ void handle_burst(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts, uin
 
 // The quirk-added rx queues of the worker's port: rarely any, so out of line.
 template <ForwardMode kMode>
-uint64_t poll_spare_rx(const WorkerContext& w, PendingCounts& p, rte_mbuf** pkts) {
+uint64_t poll_spare_rx(const WorkerContext& w, PendingCounts& p, BurstOutcome& sums,
+                       rte_mbuf** pkts) {
     uint64_t got = 0;
     for (uint16_t q = w.spare_rx_first; q < w.spare_rx_first + w.spare_rx_count; ++q) {
         enter_phase(w, LoopPhase::rx);
         const uint16_t n = rte_eth_rx_burst(w.rx_port, q, pkts, w.burst);
         if (n == 0) continue;
-        handle_burst<kMode>(w, p, pkts, n);
+        handle_burst<kMode>(w, p, sums, pkts, n);
         got += n;
     }
     return got;
@@ -94,6 +99,7 @@ template <ForwardMode kMode, bool kLatency>
 void poll_loop(WorkerContext& w) {
     rte_mbuf* pkts[kMaxBurst];
     PendingCounts p;
+    BurstOutcome sums;  // folded into p before every publish
     IdleState idle;
     idle_start(w, idle);
     unsigned busy_since_tsc = 0;  // busy polls not yet in busy_tsc (kLatency: always 0)
@@ -112,12 +118,10 @@ void poll_loop(WorkerContext& w) {
         uint64_t other_work = 0;
         if (w.handoff_in_count != 0) {
             enter_phase(w, LoopPhase::handoff);
-            const BurstOutcome in = transmit_handoffs(w, pkts);
-            other_work = in.handoff_in;
-            account(p, in);
+            other_work = transmit_handoffs(w, pkts, sums);
         }
         uint64_t received = 0;
-        if (unlikely(w.spare_rx_count != 0)) received = poll_spare_rx<kMode>(w, p, pkts);
+        if (unlikely(w.spare_rx_count != 0)) received = poll_spare_rx<kMode>(w, p, sums, pkts);
         enter_phase(w, LoopPhase::rx);
         const uint16_t n = rte_eth_rx_burst(w.rx_port, w.rx_queue, pkts, w.burst);
         received += n;
@@ -135,7 +139,10 @@ void poll_loop(WorkerContext& w) {
             // wait for the next burst; while idle, only every
             // kPublishEveryIdlePolls, so a reader is not starved by a writer
             // rewriting the counter lines every few nanoseconds.
+            // Only a busy poll adds to sums, so after this fold they stay
+            // zero through the idle back-off, which publishes too.
             if (p.polls != p.empty_polls || ++idle_since_publish == kPublishEveryIdlePolls) {
+                fold(p, sums);
                 w.stats.publish_and_clear(p);
                 idle_since_publish = 0;
                 busy_since_publish = 0;
@@ -147,7 +154,7 @@ void poll_loop(WorkerContext& w) {
         if (unlikely(idle.empty_run >= w.idle_polls)) idle_leave(w, idle);
         idle.empty_run = 0;
         p.polls++;
-        if (n != 0) handle_burst<kMode>(w, p, pkts, n);
+        if (n != 0) handle_burst<kMode>(w, p, sums, pkts, n);
         flush_deferred_frees(w);
         if constexpr (kLatency) {
             const uint64_t now = rte_rdtsc();
@@ -164,6 +171,7 @@ void poll_loop(WorkerContext& w) {
         }
         if (++busy_since_publish == kPublishEveryBursts) {
             busy_since_publish = 0;
+            fold(p, sums);
             w.stats.publish_and_clear(p);
         }
     }
@@ -178,6 +186,7 @@ void poll_loop(WorkerContext& w) {
         rte_mempool_cache_flush(nullptr, w.pool);
     const uint64_t now = rte_rdtsc();
     (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;
+    fold(p, sums);
     w.stats.publish_and_clear(p);
 }
 
