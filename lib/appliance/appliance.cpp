@@ -290,6 +290,7 @@ Status Appliance::wire_workers() {
         if (wp.poll != PollMode::busy) w->idle_polls = cfg_.poll.idle_polls_for(wp.poll);
         w->max_sleep_us = cfg_.poll.max_sleep_us;
         w->latency = cfg_.forward.latency;
+        w->read_lengths = cfg_.forward.read_lengths;
         w->stall_cycles = uint64_t(cfg_.control.stall_us) * rte_get_tsc_hz() / 1000000;
         w->stop = &stop_workers_;
         workers_[wp.id].ctx = std::move(w);

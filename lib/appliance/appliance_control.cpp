@@ -46,6 +46,7 @@ Record Appliance::info() const {
     r.set(t.at("mode"), std::string(to_string(cfg_.forward.mode)));
     r.set(t.at("burst"), cfg_.forward.burst);
     r.set(t.at("tx_retries"), cfg_.forward.tx_retries);
+    r.set(t.at("read_lengths"), cfg_.forward.read_lengths ? "true" : "false");
     r.set(t.at("pool_model"), std::string(to_string(plan_.pool_model)));
     r.set(t.at("pool_model_source"), std::string(plan_.pool_model_source()));
     r.set(t.at("main_lcore"), plan_.main_lcore);

@@ -68,12 +68,14 @@ class TableReader {
         out = static_cast<Int>(x);
     }
 
-    void boolean(const char* key, bool& out) {
+    // Returns the node for further checks; nullptr when absent.
+    const toml::node* boolean(const char* key, bool& out) {
         const toml::node* n = take(key);
-        if (!n) return;
+        if (!n) return nullptr;
         const auto* v = n->as_boolean();
         if (!v) fail(*n, key, "expected true or false, got " + type_name(*n));
         out = v->get();
+        return n;
     }
 
     // Returns the node for further checks; nullptr when absent.
@@ -396,6 +398,11 @@ void read_forward(TableReader& root, const toml::node& node, const std::vector<P
     r.integer("burst", fwd.burst, 1, 512);
     r.integer("tx_retries", fwd.tx_retries, 0, 64);
     r.boolean("latency", fwd.latency);
+    if (const auto* n = r.boolean("read_lengths", fwd.read_lengths);
+        n && !fwd.read_lengths && fwd.mode != ForwardMode::patch)
+        r.fail(*n, "read_lengths",
+               std::string("read_lengths = false is for mode \"patch\" only: mode \"") +
+                   to_string(fwd.mode) + "\" reads every frame anyway");
     if (const auto* n = r.take("handoff_ring")) {
         r.integer("handoff_ring", fwd.handoff_ring, 32, 65536);
         if (fwd.handoff_ring < fwd.burst)

@@ -432,7 +432,8 @@ std::vector<std::string> render_plan(const Config& cfg, const Plan& plan) {
     std::vector<std::string> lines;
     lines.push_back(std::string("mode ") + to_string(cfg.forward.mode) + ", burst " +
                     std::to_string(cfg.forward.burst) + ", tx_retries " +
-                    std::to_string(cfg.forward.tx_retries) + ", main lcore " +
+                    std::to_string(cfg.forward.tx_retries) +
+                    (cfg.forward.read_lengths ? "" : ", frame lengths not read") + ", main lcore " +
                     std::to_string(plan.main_lcore) + ", " + std::to_string(plan.workers.size()) +
                     " worker(s), pool model " + to_string(plan.pool_model) +
                     (plan.pool_model_default ? " (the default)" : " (pool.model)") + ", " +

@@ -216,6 +216,9 @@ inline constexpr Field kInfoFields[] = {
     {"mode", Unit::none, Kind::info, "the forwarding mode: patch, l2 or l3"},
     {"burst", Unit::packets, Kind::info, "the rx burst size"},
     {"tx_retries", Unit::none, Kind::info, "extra tx_burst calls before a TX shortfall is a drop"},
+    {"read_lengths", Unit::none, Kind::info,
+     "true, or false when [forward] read_lengths = false: patch workers then read no frame, so "
+     "their rx_bytes and tx_bytes stay 0 and no frame is dropped as oversize"},
     {"pool_model", Unit::none, Kind::info, "recycle, shared or per-worker-stock"},
     {"pool_model_source", Unit::none, Kind::info,
      "default, or config: set by [pool] model (pmdctl show pools says why the default is what it "

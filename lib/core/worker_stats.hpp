@@ -32,9 +32,9 @@ class Counter {
     X(rx_pkts, packets, "packets received from its rx queue and the spare rx queues it polls")   \
     X(rx_bytes, bytes,                                                                           \
       "bytes received: the mbufs' packet lengths, without FCS, so they count where the PMD's "   \
-      "ibytes stay 0")                                                                           \
+      "ibytes stay 0 (0 with [forward] read_lengths = false)")                                   \
     X(tx_pkts, packets, "packets that tx_burst took, from its own bursts or handed in")          \
-    X(tx_bytes, bytes, "bytes of those packets")                                                 \
+    X(tx_bytes, bytes, "bytes of those packets (0 with [forward] read_lengths = false)")         \
     X(handoff_out, packets,                                                                      \
       "packets handed to the owner of the TX queue they leave on, over its handoff ring")        \
     X(handoff_in, packets,                                                                       \

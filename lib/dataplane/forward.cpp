@@ -150,12 +150,12 @@ uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n) {
 // transmit (see forward.hpp): link_down while the main lcore sees the port's link down (a deleted
 // interface fails every send), tx_full otherwise.
 uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_t n,
-                  BurstOutcome& out) {
+                  BurstOutcome& out, bool bytes_counted) {
     uint16_t sent = rte_eth_tx_burst(to.port, to.queue, pkts, n);
     for (uint16_t retry = 0; sent < n && retry < retries; ++retry)
         sent += rte_eth_tx_burst(to.port, to.queue, pkts + sent, uint16_t(n - sent));
     if (unlikely(sent < n)) {
-        out.tx_bytes -= sum_pkt_len(pkts + sent, uint16_t(n - sent));
+        if (bytes_counted) out.tx_bytes -= sum_pkt_len(pkts + sent, uint16_t(n - sent));
         rte_pktmbuf_free_bulk(pkts + sent, unsigned(n - sent));
         const bool link_down = to.link && to.link->load(std::memory_order_relaxed) != LinkState::up;
         out.drops[idx(link_down ? DropReason::link_down : DropReason::tx_full)] += n - sent;
@@ -171,16 +171,16 @@ void forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOut
         return;
     }
     if (unlikely(!w.has_tx)) {
-        out.rx_bytes += sum_pkt_len(pkts, n);
+        if (w.read_lengths) out.rx_bytes += sum_pkt_len(pkts, n);
         rte_pktmbuf_free_bulk(pkts, n);
         out.drops[idx(DropReason::no_route)] += n;
         return;
     }
     PassBytes bytes;
-    uint16_t to_send;
+    uint16_t to_send = n;
     if constexpr (kMode == ForwardMode::l2)
         to_send = rewrite_l2(w.l2_header, w.tx_max_frame_bytes, pkts, n, bytes, out);
-    else
+    else if (w.read_lengths)
         to_send = pass_through(w.tx_max_frame_bytes, pkts, n, bytes, out);
     out.rx_bytes += bytes.rx;
 
@@ -190,7 +190,7 @@ void forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOut
     } else {
         enter_phase(w, LoopPhase::tx);
         out.tx_bytes += bytes.kept;
-        transmit(w.tx, w.tx_retries, pkts, to_send, out);
+        transmit(w.tx, w.tx_retries, pkts, to_send, out, w.read_lengths);
     }
 }
 
@@ -205,8 +205,8 @@ uint64_t transmit_handoffs(const WorkerContext& w, rte_mbuf** scratch, BurstOutc
         // them at once rather than missing on each in turn.
         for (uint16_t k = 0; k < n; ++k) rte_prefetch0(scratch[k]);
         taken += n;
-        out.tx_bytes += sum_pkt_len(scratch, n);
-        transmit(h.to, w.tx_retries, scratch, n, out);
+        if (w.read_lengths) out.tx_bytes += sum_pkt_len(scratch, n);
+        transmit(h.to, w.tx_retries, scratch, n, out, w.read_lengths);
     }
     out.handoff_in += taken;
     return taken;

@@ -37,9 +37,10 @@ BurstOutcome forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n) 
 }
 
 // Transmits with up to `retries` extra calls; frees and counts what is left
-// (link_down or tx_full). Returns how many were sent.
+// (link_down or tx_full), and takes its bytes back out of tx_bytes when the
+// caller counted them (`bytes_counted`). Returns how many were sent.
 uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_t n,
-                  BurstOutcome& out);
+                  BurstOutcome& out, bool bytes_counted = true);
 uint64_t sum_pkt_len(rte_mbuf* const* pkts, uint16_t n);
 
 // Takes up to one burst from each handoff ring and transmits it; `scratch`

@@ -87,6 +87,9 @@ struct alignas(64) WorkerContext {
     // tag; longer ones are dropped as oversize before tx_burst or handoff.
     uint32_t tx_max_frame_bytes = UINT32_MAX;
     bool has_tx = false;
+    // false ([forward] read_lengths, patch mode only): no frame is read, so
+    // no bytes are counted and no oversize test is made.
+    bool read_lengths = true;
     bool latency = true;  // keep the residence histogram
     ForwardMode mode = ForwardMode::patch;
     L2Header l2_header;

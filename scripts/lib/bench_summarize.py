@@ -8,7 +8,10 @@ import csv
 import statistics
 import sys
 
-TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0), "l2": ("pmdfwd l2", "l2fwd", 1.1),
+TARGETS = {"patch": ("pmdfwd patch", "testpmd io", 1.0),
+           # [forward] read_lengths = false: no frame read, as in testpmd's io mode.
+           "patch-nolen": ("pmdfwd patch nolen", "testpmd io", 1.0),
+           "l2": ("pmdfwd l2", "l2fwd", 1.1),
            # Over 2%, the residence histogram has to be a switch ([forward] latency).
            "latency": ("latency on", "latency off", 0.98),
            # Cache-coloured pools ([pool] color) must never cost anything.

@@ -24,7 +24,7 @@ struct Rig {
     rte_mempool* pool_a = nullptr;  // worker 0's pool: polls port a
 
     Rig(ForwardMode mode, unsigned b_tx_ring = 4096, bool b_to_nowhere = false,
-        uint16_t b_mtu = 1500) {
+        uint16_t b_mtu = 1500, bool read_lengths = true) {
         const std::string tag = "fr" + std::to_string(++g_case);
         a = RingPort::create(tag + "a");
         b = RingPort::create(tag + "b", b_tx_ring);
@@ -32,6 +32,7 @@ struct Rig {
         REQUIRE(b.port_id != 0xffff);
         cfg = two_port_config(a, b, mode);
         cfg.ports[1].mtu = b_mtu;
+        cfg.forward.read_lengths = read_lengths;
         if (b_to_nowhere) cfg.forward.pairs = {{"b", "a", {}}};
         auto started = Appliance::start(cfg, plan_of(cfg), tag);
         if (!started) FAIL(started.error().message);
@@ -208,6 +209,42 @@ TEST_CASE("runts and oversize frames are dropped by name, the rest forwarded in 
             CHECK(rig.app->shutdown().pools_full());
         }
     }
+}
+
+TEST_CASE("patch mode with read_lengths = false passes every frame on and counts no byte",
+          "[forward][patch]") {
+    // b's mtu allows 1018-byte frames and its tx ring holds 63 frames: the
+    // longer frames go out like the rest, and the 137 that do not fit are
+    // tx_full drops whose bytes, never counted, are not taken back either.
+    constexpr uint16_t kMtu = 1000;
+    Rig rig(ForwardMode::patch, 64, false, kMtu, /*read_lengths=*/false);
+    std::vector<std::vector<uint8_t>> sent;
+    for (uint32_t i = 0; i < 200; ++i)
+        sent.push_back(make_frame(i, i % 5 == 2 ? kMtu + 18 + 1 + uint16_t(i) : 64));
+    rig.inject_a(sent);
+    REQUIRE(wait_rx(*rig.app, 0, sent.size()));
+    const auto s = rig.app->worker_snapshot(0);
+    CHECK(s.tx_pkts == 63);
+    CHECK(s.drops[size_t(DropReason::tx_full)] == 200 - 63);
+    CHECK(s.drops[size_t(DropReason::oversize)] == 0);
+    CHECK(s.rx_bytes == 0);
+    CHECK(s.tx_bytes == 0);
+    check_identity(s);
+    const auto got = collect(rig.b.tx, 63);
+    CHECK(got == std::vector<std::vector<uint8_t>>(sent.begin(), sent.begin() + 63));
+    CHECK(rig.app->shutdown().pools_full());
+}
+
+TEST_CASE("with read_lengths = false a port without a pair still drops as no_route",
+          "[forward][drops]") {
+    Rig rig(ForwardMode::patch, 4096, /*b_to_nowhere=*/true, 1500, /*read_lengths=*/false);
+    rig.inject_a(frames(40));
+    REQUIRE(wait_rx(*rig.app, 0, 40));
+    const auto s = rig.app->worker_snapshot(0);
+    CHECK(s.drops[size_t(DropReason::no_route)] == 40);
+    CHECK(s.rx_bytes == 0);
+    check_identity(s);
+    CHECK(rig.app->shutdown().pools_full());
 }
 
 TEST_CASE("a full TX ring drops and counts tx_full, never blocks", "[forward][drops]") {

@@ -133,6 +133,27 @@ TEST_CASE("every pool model and tx setting forwards and leaves its pools full", 
     }
 }
 
+TEST_CASE("read_lengths = false: the owner transmits handed-off frames of any length, no bytes",
+          "[handoff]") {
+    HandoffRig rig(2);
+    for (auto& p : rig.cfg.ports) p.tx = TxMode::owner;
+    rig.cfg.ports[1].mtu = 1000;  // frames of up to 1018 bytes
+    rig.cfg.forward.read_lengths = false;
+    rig.run();
+    REQUIRE(rig.app->resolved_plan().workers[0].handoff_to == 1);
+    std::vector<std::vector<uint8_t>> sent;
+    for (uint32_t i = 0; i < 300; ++i) sent.push_back(make_frame(i, i % 7 == 3 ? 1500 : 64));
+    rig.inject(0, 0, sent);
+    CHECK(collect(rig.rings[1].tx, sent.size()) == sent);
+    const WorkerSnapshot sum = settled_totals(*rig.app, sent.size());
+    CHECK(sum.tx_pkts == sent.size());
+    CHECK(sum.handoff_in == sent.size());
+    CHECK(sum.total_drops() == 0);
+    CHECK(sum.rx_bytes == 0);
+    CHECK(sum.tx_bytes == 0);
+    CHECK(rig.app->shutdown().pools_full());
+}
+
 TEST_CASE("tx auto hands off when the device has too few TX queues", "[handoff]") {
     // a and c both send to b, which has one TX queue and nobody polls: its
     // queue belongs to a's worker, and c's worker hands its bursts over.

@@ -117,6 +117,7 @@ TEST_CASE("config: a minimal config gets every default", "[config]") {
     CHECK(cfg.forward.mode == ForwardMode::patch);
     CHECK(cfg.forward.burst == 32);
     CHECK(cfg.forward.tx_retries == 2);
+    CHECK(cfg.forward.read_lengths);
     CHECK(cfg.forward.pairs.empty());
     CHECK(cfg.forward.next_hop_mac.empty());
     CHECK(cfg.pool.mbufs == 8192);
@@ -422,6 +423,19 @@ TEST_CASE("config: l2 mode needs next_hop_mac for each output port, patch mode r
                  "next_hop_mac = { p1 = \"02:00:00:00:00\" }\n");
     CHECK(where(e) == "10:23 forward.next_hop_mac.p1");
     CHECK(e.message == "'02:00:00:00:00' is not a MAC address (expected aa:bb:cc:dd:ee:ff)");
+}
+
+TEST_CASE("config: read_lengths = false is for patch mode only", "[config]") {
+    CHECK_FALSE(
+        parse_ok(std::string(kMinimal) + "[forward]\nread_lengths = false\n").forward.read_lengths);
+    CHECK(parse_ok(std::string(kMinimal) + "[forward]\nmode = \"l3\"\nread_lengths = true\n")
+              .forward.read_lengths);
+    auto e = error_of(std::string(kMinimal) + "[forward]\nmode = \"l3\"\nread_lengths = false\n");
+    CHECK(where(e) == "6:16 forward.read_lengths");
+    CHECK(e.message ==
+          "read_lengths = false is for mode \"patch\" only: mode \"l3\" reads every frame anyway");
+    e = error_of(std::string(kMinimal) + "[forward]\nread_lengths = 0\n");
+    CHECK(where(e) == "5:16 forward.read_lengths");
 }
 
 TEST_CASE("config: lcores and sizing errors", "[config]") {

@@ -106,6 +106,14 @@ TEST_CASE("plan: the plan line says whether the pool model is the default", "[pl
           "(pool.model), 8192 mbufs/worker");
 }
 
+TEST_CASE("plan: the plan line says when patch mode reads no frame length", "[plan]") {
+    Config cfg = cross();
+    cfg.forward.read_lengths = false;
+    CHECK(render_plan(cfg, plan_ok(cfg)).front() ==
+          "mode patch, burst 32, tx_retries 2, frame lengths not read, main lcore 0, 2 worker(s), "
+          "pool model per-worker-stock (the default), 8192 mbufs/worker");
+}
+
 TEST_CASE("plan: several rx queues share an output port's tx queues", "[plan]") {
     Config cfg = cross("0,(4-7),9");
     cfg.ports[0].rx_queues = 3;
