@@ -17,7 +17,7 @@ namespace pmdfwd {
     X(runt, "l2 mode: the first segment is shorter than an Ethernet header")                     \
     X(oversize,                                                                                  \
       "longer than the output port's mtu allows (mtu + Ethernet header + one VLAN tag; l3: an "  \
-      "IP packet over the mtu)")                                                                 \
+      "IP packet over the mtu; not tested in patch mode with [forward] read_lengths = false)")   \
     X(link_down,                                                                                 \
       "the TX queue took no more while the output port's link was down or its interface gone")   \
     X(ttl_expired, "l3: the TTL or hop limit would reach 0 (ICMP time exceeded goes back)")      \

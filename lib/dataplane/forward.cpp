@@ -190,7 +190,8 @@ void forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOut
     } else {
         enter_phase(w, LoopPhase::tx);
         out.tx_bytes += bytes.kept;
-        transmit(w.tx, w.tx_retries, pkts, to_send, out, w.read_lengths);
+        transmit(w.tx, w.tx_retries, pkts, to_send, out,
+                 kMode == ForwardMode::l2 || w.read_lengths);
     }
 }
 

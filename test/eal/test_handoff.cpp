@@ -23,10 +23,11 @@ struct HandoffRig {
     std::unique_ptr<Appliance> app;
     std::string tag;
 
-    explicit HandoffRig(size_t ports) {
+    // b_tx_ring: the slots of port b's tx ring (one stays empty).
+    explicit HandoffRig(size_t ports, unsigned b_tx_ring = 4096) {
         tag = "ho" + std::to_string(++g_rig);
         for (size_t i = 0; i < ports; ++i) {
-            rings.push_back(RingPort::create(tag + char('a' + i)));
+            rings.push_back(RingPort::create(tag + char('a' + i), i == 1 ? b_tx_ring : 4096));
             REQUIRE(rings.back().port_id != 0xffff);
         }
         cfg = two_port_config(rings[0], rings[1], ForwardMode::patch);
@@ -151,6 +152,25 @@ TEST_CASE("read_lengths = false: the owner transmits handed-off frames of any le
     CHECK(sum.total_drops() == 0);
     CHECK(sum.rx_bytes == 0);
     CHECK(sum.tx_bytes == 0);
+    CHECK(rig.app->shutdown().pools_full());
+}
+
+TEST_CASE("read_lengths = false: the owner's tx_full drops take back no byte", "[handoff]") {
+    // b's tx ring holds 63 frames and nobody drains it: the owner sends 63
+    // and drops the rest as tx_full, with no byte count to correct.
+    HandoffRig rig(2, 64);
+    for (auto& p : rig.cfg.ports) p.tx = TxMode::owner;
+    rig.cfg.forward.read_lengths = false;
+    rig.run();
+    REQUIRE(rig.app->resolved_plan().workers[0].handoff_to == 1);
+    rig.inject(0, 0, frames(300));
+    const WorkerSnapshot sum = settled_totals(*rig.app, 300);
+    CHECK(sum.handoff_in == 300);
+    CHECK(sum.tx_pkts == 63);
+    CHECK(sum.drops[size_t(DropReason::tx_full)] == 300 - 63);
+    CHECK(sum.tx_bytes == 0);
+    CHECK(sum.rx_bytes == 0);
+    CHECK(collect(rig.rings[1].tx, 63).size() == 63);
     CHECK(rig.app->shutdown().pools_full());
 }
 

@@ -434,6 +434,9 @@ TEST_CASE("config: read_lengths = false is for patch mode only", "[config]") {
     CHECK(where(e) == "6:16 forward.read_lengths");
     CHECK(e.message ==
           "read_lengths = false is for mode \"patch\" only: mode \"l3\" reads every frame anyway");
+    // The mode is known whatever the order of the keys.
+    e = error_of(std::string(kMinimal) + "[forward]\nread_lengths = false\nmode = \"l2\"\n");
+    CHECK(where(e) == "5:16 forward.read_lengths");
     e = error_of(std::string(kMinimal) + "[forward]\nread_lengths = 0\n");
     CHECK(where(e) == "5:16 forward.read_lengths");
 }
