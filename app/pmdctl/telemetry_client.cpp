@@ -165,7 +165,12 @@ Result<TelemetryClient> TelemetryClient::connect(const std::string& socket_path,
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout));
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof(timeout));
 
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0) {
+    // A signal is no answer: every call here retries EINTR.
+    int rc;
+    do {
+        rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr));
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0 && errno != EISCONN) {
         const int err = errno;
         if (err == ENOENT)
             if (auto in_root = connect_to_roots(socket_path, file_prefix))
@@ -210,7 +215,10 @@ Result<std::string> TelemetryClient::receive(size_t capacity) {
     std::string buf(capacity, '\0');
     // MSG_TRUNC makes recv report the whole message length, so a reply that
     // did not fit is an error rather than half a JSON document.
-    const ssize_t n = ::recv(fd_, buf.data(), buf.size(), MSG_TRUNC);
+    ssize_t n;
+    do {
+        n = ::recv(fd_, buf.data(), buf.size(), MSG_TRUNC);
+    } while (n < 0 && errno == EINTR);
     if (n < 0) {
         const int err = errno;
         if (err == EAGAIN || err == EWOULDBLOCK)
@@ -246,7 +254,11 @@ Result<std::string> TelemetryClient::exchange(const std::string& request) {
 
 Result<std::string> TelemetryClient::exchange_once(const std::string& request) {
     // MSG_NOSIGNAL: a server that went away is an error message, not SIGPIPE.
-    if (::send(fd_, request.data(), request.size(), MSG_NOSIGNAL) < 0) {
+    ssize_t sent;
+    do {
+        sent = ::send(fd_, request.data(), request.size(), MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    if (sent < 0) {
         const int err = errno;
         if (err == EPIPE || err == ECONNRESET)
             return pmdfwd::make_error(path_ + " closed the connection (pmdfwd stopped?)", -err);
@@ -275,7 +287,8 @@ Error TelemetryClient::explain_null(std::string_view cmd, std::string_view param
     }
     if (params.empty())
         return pmdfwd::make_error(request + " failed (the command returned null)", kReplyNull);
-    return pmdfwd::make_error(request + " failed: invalid parameter '" + std::string(params) + "'",
+    return pmdfwd::make_error(request + " was refused: " + std::string(cmd) +
+                                  " does not take the parameters '" + std::string(params) + "'",
                               kReplyNull);
 }
 

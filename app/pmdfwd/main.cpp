@@ -26,6 +26,7 @@
 #include "logging.hpp"
 #include "netlog_sink.hpp"
 #include "plan.hpp"
+#include "signal_mask.hpp"
 #include "system_check.hpp"
 #include "systemd_notify.hpp"
 #include "version.hpp"
@@ -255,6 +256,12 @@ int main(int argc, char** argv) {
             cfg.eal.file_prefix, owner);
         return kExitStartFailed;
     }
+    // Every thread EAL and the appliance start inherits this mask: the
+    // signals net_tap raises per packet, and the operator's, go to the main
+    // thread alone once start-up is over (its sleeps expect EINTR), never
+    // to a control path thread in the middle of a socket call. A stop asked
+    // for meanwhile waits, pending, until then.
+    const sigset_t main_mask = pmdfwd::block_async_signals();
     if (rte_eal_init(int(args.size()), argv_eal.data()) < 0) {
         // Some EAL failures leave rte_errno at 0 ("Success"): EAL's own
         // messages above say what went wrong then.
@@ -270,6 +277,7 @@ int main(int argc, char** argv) {
         // memzones apart, and DPDK allows only 25 characters.
         pmdfwd::ShutdownReport unwound;
         auto app = pmdfwd::Appliance::start(cfg, plan, "pmdfwd", &unwound);
+        pmdfwd::restore_signal_mask(main_mask);
         if (!app) {
             spdlog::critical("cannot start: {}", app.error().message);
             // A leak outranks the failure: exit 3 is the one that says an

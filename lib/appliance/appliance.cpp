@@ -357,6 +357,24 @@ void Appliance::housekeeping() {
         for (auto& e : ports_) e.port->watch_link();
         next_link_watch_ = now + kLinkWatchInterval;
     }
+    summarize_route_changes();
+}
+
+// At most one info line every 10 s for route changes over telemetry.
+void Appliance::summarize_route_changes() {
+    constexpr auto kRouteSummaryInterval = std::chrono::seconds(10);
+    const auto now = Clock::now();
+    if (now < next_route_summary_) return;
+    const uint64_t added = routes_added_.load(std::memory_order_relaxed);
+    const uint64_t deleted = routes_deleted_.load(std::memory_order_relaxed);
+    if (added == routes_added_told_ && deleted == routes_deleted_told_) return;
+    spdlog::info(
+        "routes changed over telemetry: {} added, {} deleted since the last such line "
+        "({} and {} since start; each change at debug level)",
+        added - routes_added_told_, deleted - routes_deleted_told_, added, deleted);
+    routes_added_told_ = added;
+    routes_deleted_told_ = deleted;
+    next_route_summary_ = now + kRouteSummaryInterval;
 }
 
 // A data pool that ran dry is logged (and so sent on the log channel) at most

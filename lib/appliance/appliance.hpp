@@ -149,6 +149,7 @@ class Appliance final : public ControlTarget {
     Status open_telemetry_gate();
     Status open_capture();
     void watch_pools();
+    void summarize_route_changes();
     bool one_pool_per_tx_queue(size_t port) const;
     WorkerIdentity identity(size_t i) const;
     RecycleCounts recycle_counts_of_worker(size_t i) const;  // raw, no baseline
@@ -175,6 +176,13 @@ class Appliance final : public ControlTarget {
     mutable std::mutex baseline_mutex_;  // control plane only: the baselines above
     Clock::time_point started_at_ = Clock::now();
     Clock::time_point next_link_watch_{};
+    // Route changes over telemetry, each logged at debug level: counted on
+    // the telemetry thread, summed up at info by housekeeping.
+    std::atomic<uint64_t> routes_added_{0};
+    std::atomic<uint64_t> routes_deleted_{0};
+    uint64_t routes_added_told_ = 0;
+    uint64_t routes_deleted_told_ = 0;
+    Clock::time_point next_route_summary_{};
 };
 
 }  // namespace pmdfwd

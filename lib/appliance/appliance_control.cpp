@@ -248,16 +248,23 @@ Status Appliance::route_add(const IpPrefix& prefix, const std::optional<IpAddres
                             const std::string& port) {
     if (!router_) return not_router();
     auto st = router_->add_route(prefix, via, port);
-    if (st)
-        spdlog::info("route {}{}{} added", prefix.to_string(),
-                     via ? " via " + via->to_string() : "", port.empty() ? "" : " port " + port);
+    if (st) {
+        // One line a route at debug: a table loaded route by route would
+        // flood the log; housekeeping sums the changes up at info.
+        spdlog::debug("route {}{}{} added", prefix.to_string(),
+                      via ? " via " + via->to_string() : "", port.empty() ? "" : " port " + port);
+        routes_added_.fetch_add(1, std::memory_order_relaxed);
+    }
     return st;
 }
 
 Status Appliance::route_del(const IpPrefix& prefix) {
     if (!router_) return not_router();
     auto st = router_->delete_route(prefix);
-    if (st) spdlog::info("route {} deleted", prefix.to_string());
+    if (st) {
+        spdlog::debug("route {} deleted", prefix.to_string());
+        routes_deleted_.fetch_add(1, std::memory_order_relaxed);
+    }
     return st;
 }
 

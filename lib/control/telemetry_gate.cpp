@@ -16,6 +16,9 @@
 #include <optional>
 #include <vector>
 
+#include "log_rate_limit.hpp"
+#include "signal_mask.hpp"
+
 namespace pmdfwd {
 
 namespace {
@@ -32,15 +35,16 @@ constexpr size_t kRequestCapacity = kTelemetryMaxRequest + 2;
 
 using Clock = std::chrono::steady_clock;
 
-std::string errno_text() { return std::strerror(errno); }
+constexpr uint64_t kFailureLogInterval_ns = 1000000000;
+constexpr uint32_t kFailureLogBurst = 5;
 
-bool set_timeouts(int fd, uint32_t ms) {
-    timeval tv{};
-    tv.tv_sec = ms / 1000;
-    tv.tv_usec = (ms % 1000) * 1000;
-    return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == 0 &&
-           setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) == 0;
+uint64_t now_ns() {
+    return uint64_t(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+            .count());
 }
+
+std::string errno_text() { return std::strerror(errno); }
 
 Result<sockaddr_un> unix_address(const std::string& path) {
     sockaddr_un sun{};
@@ -51,12 +55,28 @@ Result<sockaddr_un> unix_address(const std::string& path) {
     return sun;
 }
 
+// Waits until fd is readable or the deadline passes; a signal taken
+// meanwhile only shortens the wait's next round. False on a time-out.
+bool wait_readable(int fd, Clock::time_point deadline) {
+    for (;;) {
+        const auto left =
+            std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        if (left <= 0) return false;
+        pollfd p{fd, POLLIN, 0};
+        const int n = ::poll(&p, 1, int(std::min<long long>(left, 60000)));
+        if (n > 0) return true;
+        if (n < 0 && errno != EINTR) return true;  // the recv that follows names the error
+    }
+}
+
 // The gate's one connection to DPDK's listener, which serves it on a thread
-// of DPDK's. Reconnects after a failure.
+// of DPDK's. Reconnects after a failure. No call here gives up on EINTR:
+// a signal is no failure of DPDK's, and giving up after the request was
+// sent would report as failed a request that DPDK carries out.
 class DpdkLink {
   public:
     DpdkLink(std::string path, uint32_t timeout_ms)
-        : path_(std::move(path)), timeout_ms_(timeout_ms) {}
+        : path_(std::move(path)), timeout_(std::chrono::milliseconds(timeout_ms)) {}
     ~DpdkLink() { close_fd(); }
 
     // Connects and returns DPDK's greeting.
@@ -66,38 +86,55 @@ class DpdkLink {
         if (!sun) return sun.error();
         fd_ = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
         if (fd_ < 0) return make_error("telemetry: socket: " + errno_text(), -errno);
-        if (!set_timeouts(fd_, timeout_ms_) ||
-            ::connect(fd_, reinterpret_cast<const sockaddr*>(&sun.value()), sizeof(sun.value())) !=
-                0) {
+        int rc;
+        do {
+            rc = ::connect(fd_, reinterpret_cast<const sockaddr*>(&sun.value()),
+                           sizeof(sun.value()));
+        } while (rc != 0 && errno == EINTR);
+        if (rc != 0 && errno != EISCONN) {
             auto e =
                 make_error("telemetry: cannot connect to " + path_ + ": " + errno_text(), -errno);
             close_fd();
             return e;
         }
-        auto greeting = receive();
+        auto greeting = receive(Clock::now() + timeout_);
         if (!greeting) close_fd();
         return greeting;
     }
 
-    // One request and its reply; reconnects once after a broken connection.
-    Result<std::string> exchange(const std::string& request) {
+    // One request and its reply; connects first when the last exchange
+    // broke the connection. sent tells whether DPDK may have run it.
+    Result<std::string> exchange(const std::string& request, bool& sent) {
+        sent = false;
         if (fd_ < 0) {
             if (auto c = connect(); !c) return c.error();
         }
-        if (::send(fd_, request.data(), request.size(), MSG_NOSIGNAL) < 0) {
+        ssize_t n;
+        do {
+            n = ::send(fd_, request.data(), request.size(), MSG_NOSIGNAL);
+        } while (n < 0 && errno == EINTR);
+        if (n < 0) {
             auto e = make_error("telemetry: send to DPDK: " + errno_text(), -errno);
             close_fd();
             return e;
         }
-        auto reply = receive();
+        sent = true;
+        auto reply = receive(Clock::now() + timeout_);
         if (!reply) close_fd();
         return reply;
     }
 
   private:
-    Result<std::string> receive() {
+    Result<std::string> receive(Clock::time_point deadline) {
+        if (!wait_readable(fd_, deadline))
+            return make_error("DPDK's telemetry did not answer within " +
+                                  std::to_string(timeout_.count()) + " ms",
+                              -ETIMEDOUT);
         std::string buf(kReplyCapacity, '\0');
-        const ssize_t n = ::recv(fd_, buf.data(), buf.size(), 0);
+        ssize_t n;
+        do {
+            n = ::recv(fd_, buf.data(), buf.size(), MSG_DONTWAIT);
+        } while (n < 0 && errno == EINTR);
         if (n < 0) return make_error("telemetry: no reply from DPDK: " + errno_text(), -errno);
         if (n == 0) return make_error("telemetry: DPDK closed the connection");
         buf.resize(size_t(n));
@@ -109,7 +146,7 @@ class DpdkLink {
     }
 
     std::string path_;
-    uint32_t timeout_ms_;
+    std::chrono::milliseconds timeout_;
     int fd_ = -1;
 };
 
@@ -199,10 +236,13 @@ TelemetryGate::~TelemetryGate() {
 
 void TelemetryGate::run() {
     pthread_setname_np(pthread_self(), "pmdfwd-telem");
+    block_async_signals();  // whoever started this thread
     DpdkLink dpdk(inner_path_, opt_.inner_timeout_ms);
     std::vector<Client> clients;
     std::vector<pollfd> fds;
     std::string request(kRequestCapacity, '\0');
+    // A storm of failures is one warning a second, not one a request.
+    LogRateLimit failure_log(kFailureLogInterval_ns, kFailureLogBurst);
     const auto idle_limit = std::chrono::milliseconds(opt_.idle_timeout_ms);
 
     const auto drop = [&](size_t i, std::atomic<uint64_t>* reason) {
@@ -239,12 +279,23 @@ void TelemetryGate::run() {
             send_to(i, verdict.reply);
             return;
         }
-        auto reply = dpdk.exchange(std::string(text));
+        bool sent = false;
+        auto reply = dpdk.exchange(std::string(text), sent);
         if (!reply) {
+            // Said in words, never as null: null reads as a refused
+            // parameter, and a request DPDK received may well have run.
             counters_.dpdk_failures.fetch_add(1, std::memory_order_relaxed);
-            spdlog::warn("{} (request '{}')", reply.error().message,
-                         text.substr(0, text.find(',')));
-            send_to(i, telemetry_null_reply(text.substr(0, text.find(','))));
+            const std::string_view cmd = text.substr(0, text.find(','));
+            uint64_t held_back = 0;
+            if (failure_log.allow(now_ns(), held_back))
+                spdlog::warn(
+                    "{} (request '{}'){}", reply.error().message, cmd,
+                    held_back ? fmt::format("; {} more such failures not logged since", held_back)
+                              : "");
+            send_to(i, telemetry_error_reply(
+                           cmd, "pmdfwd could not get an answer from DPDK's telemetry (" +
+                                    reply.error().message + ")" +
+                                    (sent ? "; the request may have taken effect" : "")));
             return;
         }
         counters_.forwarded.fetch_add(1, std::memory_order_relaxed);
@@ -290,6 +341,11 @@ void TelemetryGate::run() {
         for (size_t i = clients.size(); i-- > 0;)
             if (now - clients[i].last_active > idle_limit) drop(i, &counters_.idle_closed);
         counters_.clients.store(clients.size(), std::memory_order_relaxed);
+        if (const uint64_t n = failure_log.take_summary(now_ns()))
+            spdlog::warn(
+                "telemetry: {} more requests DPDK's telemetry did not answer, not logged "
+                "one by one (telemetry_dpdk_failures counts them all)",
+                n);
     }
     for (const auto& c : clients) ::close(c.fd);
     counters_.clients.store(0, std::memory_order_relaxed);

@@ -117,6 +117,12 @@ std::string telemetry_null_reply(std::string_view cmd) {
     return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::string telemetry_error_reply(std::string_view cmd, std::string_view sentence) {
+    nlohmann::json j = nlohmann::json::object();
+    j[std::string(cmd)] = {{"error", std::string(sentence)}};
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 bool telemetry_command_served(std::string_view cmd) {
     if (cmd.substr(0, kOwnPrefix.size()) == kOwnPrefix) return is_command_name(cmd);
     return find_served(cmd) != nullptr;

@@ -45,4 +45,8 @@ std::string filter_command_list(std::string_view reply);
 // {"<cmd>":null} with cmd escaped.
 std::string telemetry_null_reply(std::string_view cmd);
 
+// {"<cmd>":{"error":"<sentence>"}}: a request that could not be answered,
+// said in words (null would read as a refused parameter).
+std::string telemetry_error_reply(std::string_view cmd, std::string_view sentence);
+
 }  // namespace pmdfwd
