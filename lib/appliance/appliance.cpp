@@ -42,7 +42,7 @@ Status Appliance::build(const std::string& pool_prefix) {
     if (!cfg_.control.metrics.empty()) {
         // Listening first: an address in use fails the start before any
         // port does. Until control_attach, scrapes answer pmdfwd_up 0.
-        auto exporter = MetricsExporter::start(cfg_.control.metrics);
+        auto exporter = MetricsExporter::start(cfg_.control.metrics, cfg_.control.metrics_allow);
         if (!exporter) return exporter.error();
         metrics_ = std::move(exporter.value());
         spdlog::info("metrics: http://{}/metrics", cfg_.control.metrics);

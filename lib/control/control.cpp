@@ -4,6 +4,7 @@
 #include <rte_telemetry.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -140,22 +141,30 @@ constexpr size_t kMaxTestRecord = 16 * 1024;
 
 // Each test record is a warning on every log sink: a client looping on
 // log_test must not flood the log or take the log channel's rate for itself.
+// Counted in records and in bytes: two of the longest at once, then 4 KB a
+// second (about 340 MB a day at most, where 16 KB a request was 1.4 GB an
+// hour).
 constexpr uint32_t kLogTestsPerSecond = 5;
 constexpr uint32_t kLogTestBurst = 10;
+constexpr uint32_t kLogTestBytesPerSecond = 4096;
+constexpr uint32_t kLogTestBytesBurst = 2 * kMaxTestRecord;
 
 int cmd_log_test(const char*, const char* params, rte_tel_data* d) {
     return with_target(d, [&](ControlTarget& t) {
         size_t bytes;
         if (!parse_index(params, kMaxTestRecord + 1, bytes)) return -EINVAL;
-        static TokenBucket bucket(kLogTestsPerSecond, kLogTestBurst);  // under g_mutex
+        // Under g_mutex, both.
+        static TokenBucket records(kLogTestsPerSecond, kLogTestBurst);
+        static TokenBucket bytes_budget(kLogTestBytesPerSecond, kLogTestBytesBurst);
         const auto now_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                          std::chrono::steady_clock::now().time_since_epoch())
                                          .count());
-        if (!bucket.take(now_ns)) {
+        if (!records.take(now_ns) || !bytes_budget.take(now_ns, std::max<size_t>(bytes, 1))) {
             rte_tel_data_start_dict(d);
-            static const std::string kLimited = "rate limited: at most " +
-                                                std::to_string(kLogTestsPerSecond) +
-                                                " log tests a second";
+            static const std::string kLimited =
+                "rate limited: at most " + std::to_string(kLogTestsPerSecond) + " log tests and " +
+                std::to_string(kLogTestBytesPerSecond) + " bytes of them a second, " +
+                std::to_string(kLogTestBytesBurst) + " at once";
             rte_tel_data_add_dict_string(d, "error", kLimited.c_str());
             return 0;
         }

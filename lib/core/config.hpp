@@ -148,6 +148,9 @@ struct ControlConfig {
     // loopback address unless metrics_allow_remote: it has no authentication.
     std::string metrics;
     bool metrics_allow_remote = false;
+    // Who may scrape: clients whose address lies in one of these; empty:
+    // any that can reach the address.
+    std::vector<IpPrefix> metrics_allow;
     // A worker loop gap longer than this is a stall: counted, and logged at
     // most once a second; the systemd watchdog is not fed while one lasts.
     uint32_t stall_us = 10000;

@@ -486,6 +486,25 @@ void read_control(TableReader& root, const toml::node& node, ControlConfig& cont
                        "or TLS; set metrics_allow_remote = true to listen there anyway");
         control.metrics = addr->to_string();
     }
+    if (const auto* n = r.take("metrics_allow")) {
+        const auto* arr = n->as_array();
+        if (!arr)
+            r.fail(*n, "metrics_allow",
+                   "expected an array of networks allowed to scrape, like [\"127.0.0.1/32\", "
+                   "\"10.0.0.0/8\", \"::1/128\"]");
+        for (const auto& e : *arr) {
+            const auto* s = e.as_string();
+            if (!s)
+                r.fail(e, "metrics_allow",
+                       "expected an array of strings, found " + TableReader::type_name(e));
+            const IpPrefix prefix = read_prefix(r, e, "metrics_allow", s->get());
+            if (prefix.host_bits_set())
+                r.fail(e, "metrics_allow",
+                       "'" + s->get() + "' has host bits set: write the network, like '" +
+                           prefix.network().to_string() + "'");
+            control.metrics_allow.push_back(prefix);
+        }
+    }
     r.finish();
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The telemetry socket under abuse: hostile parameters for every command DPDK
 # registers, malformed command names, more idle holders than DPDK allows
-# clients, a 200-client storm and thousands of abrupt disconnects. Through all
+# clients, a 200-client storm, thousands of abrupt disconnects and a loop
+# of the longest log tests. Through all
 # of it pmdfwd must keep forwarding, pmdctl must keep answering (shutdown
 # included), the process must hold no more descriptors than before, and the
 # final pool audit must be exact.
@@ -77,7 +78,7 @@ kill "${HOLDERS[@]}" 2>/dev/null; wait "${HOLDERS[@]}" 2>/dev/null; HOLDERS=()
 STORM=$!
 sleep 1
 answered=0
-for _ in 1 2 3 4 5; do ctl stats >/dev/null && answered=$((answered + 1)); sleep 0.5; done
+for _ in 1 2 3 4 5; do ctl stats >/dev/null 2>>"$WORK/storm-ctl.err" && answered=$((answered + 1)); sleep 0.5; done
 wait "$STORM"
 cat "$WORK/storm.out"
 check "pmdctl answered 5 of 5 during a 200-client storm" test "$answered" -eq 5
@@ -86,6 +87,19 @@ check "the storm was served" grep -qE "ok storm 200 clients .* [1-9][0-9]* repli
 # 5. Abrupt disconnects in every phase of a request.
 out=$("$ABUSE" disconnect "$SOCK" 3000 2>&1); rc=$?
 check "3000 abrupt disconnects" test "$rc" -eq 0
+
+# 6. A loop of the longest log tests: their bytes are bounded (32 KB at
+# once, then 4 KB a second), whatever the client asks.
+start_ms=$(date +%s%3N)
+for _ in $(seq 40); do printf '/pmdfwd/log_test,16384\n'; done |
+  dpdk-telemetry.py -f "$PREFIX" >"$WORK/log_tests.out" 2>&1
+elapsed_ms=$(($(date +%s%3N) - start_ms))
+logged=$(grep -c "netlog test record of 16384 bytes" "$WORK/pmdfwd.log")
+limited=$(grep -c "rate limited" "$WORK/log_tests.out")
+check "log_test: $logged of 40 logged in $elapsed_ms ms, the rest refused ($limited)" \
+  test $((logged + limited)) -eq 40
+check "log_test: at most 32 KB + 4 KB/s of test records ($logged of 16 KB)" \
+  test $((logged * 16384)) -le $((32768 + 4096 * (elapsed_ms / 1000 + 1)))
 
 # Afterwards: forwarding moves, the descriptors are back, pmdctl answers.
 rx1=$(rx_total); sleep 0.5; rx2=$(rx_total)

@@ -3,8 +3,10 @@
 # with [control] metrics; a scrape passes `promtool check metrics`; a real
 # Prometheus server scrapes it, and what its HTTP API answers for the
 # forwarded packets lies between two `pmdctl --json stats` read around the
-# sample; a `clear stats` does not move Prometheus's counters back; an
-# address in use fails the start; the pools are audited full at the end.
+# sample; a `clear stats` does not move Prometheus's counters back; clients
+# that send half a request do not hold scrapes up; a client outside
+# metrics_allow gets 403; an address in use fails the start; the pools are
+# audited full at the end.
 # Usage: metrics.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -18,8 +20,9 @@ WORK=$(mktemp -d)
 PROM_PID=
 cleanup() {
   local pid
-  for pid in ${PMDFWD_PID:-} ${PROM_PID:-}; do kill -KILL "$pid" 2>/dev/null; done
-  cleanup_dpdk_prefix "$PREFIX"; cleanup_dpdk_prefix "$PREFIX-b"; rm -rf "$WORK"
+  for pid in ${PMDFWD_PID:-} ${MAIN_PID:-} ${C_PID:-} ${PROM_PID:-}; do kill -KILL "$pid" 2>/dev/null; done
+  cleanup_dpdk_prefix "$PREFIX"; cleanup_dpdk_prefix "$PREFIX-b"; cleanup_dpdk_prefix "$PREFIX-c"
+  rm -rf "$WORK"
 }
 trap cleanup EXIT
 
@@ -28,6 +31,7 @@ cat >>"$WORK/cfg.toml" <<EOF
 
 [control]
 metrics = "127.0.0.1:$PORT"
+metrics_allow = ["127.0.0.0/8", "::1/128"]
 EOF
 sed -i 's/^\[forward\]$/[forward]\nlatency = true/' "$WORK/cfg.toml"
 if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
@@ -35,6 +39,7 @@ if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
   summary; exit 1
 fi
 pass start
+MAIN_PID=$PMDFWD_PID
 ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
 rx_pkts() { json_get "$(ctl --json stats)" 'd["rx_pkts"]'; }
 
@@ -118,6 +123,31 @@ check "after clear stats, pmdctl counts from the clear" \
   /usr/bin/python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$cleared" "${got2#* }"
 resets=$(sample 'resets(pmdfwd_stats_rx_packets_total[1m])')
 check "no counter reset seen by Prometheus" test "${resets#* }" = 0
+
+# Clients that send half a request and stop: each holds one of the
+# endpoint's threads until its read deadline, never every scrape.
+exec 7<>"/dev/tcp/127.0.0.1/$PORT" 8<>"/dev/tcp/127.0.0.1/$PORT"
+printf 'GET /metrics HTTP/1.1\r\nHost: x\r\n' >&7
+printf 'GET /met' >&8
+check "a scrape is answered beside two half-sent requests" \
+  bash -c "curl -sf -m 10 http://127.0.0.1:$PORT/metrics | grep -q '^pmdfwd_up 1'"
+exec 7>&- 8>&-
+
+# A client outside metrics_allow: 403 and nothing else; pmdctl unaffected.
+sed -e "s/^file_prefix = .*/file_prefix = \"$PREFIX-c\"/" -e "s/^metrics = .*/metrics = \"127.0.0.1:$((PORT + 2))\"/" \
+    -e 's|^metrics_allow = .*|metrics_allow = ["10.0.0.0/8"]|' "$WORK/cfg.toml" >"$WORK/cfg-c.toml"
+if start_pmdfwd "$PMDFWD" "$WORK/cfg-c.toml" "$PREFIX-c" "$WORK/pmdfwd-c.log"; then
+  C_PID=$PMDFWD_PID
+  code=$(curl -s -o "$WORK/refused.txt" -w '%{http_code}' "http://127.0.0.1:$((PORT + 2))/metrics")
+  check "metrics_allow: a client outside it gets 403 (got $code)" test "$code" = 403
+  check "metrics_allow: and no metric" bash -c "! grep -q pmdfwd_ '$WORK/refused.txt'"
+  check "metrics_allow: the refusal is logged" grep -q "refused a scrape from 127.0.0.1" "$WORK/pmdfwd-c.log"
+  rc=0; stop_pmdfwd "$C_PID" TERM || rc=$?
+  check "metrics_allow: stops with exit 0" test "$rc" = 0
+else
+  fail "metrics_allow: start" "pmdfwd did not come up"
+fi
+PMDFWD_PID=$MAIN_PID C_PID=
 
 # The same address a second time: a clear error and exit 1, before any port.
 sed -e "s/^file_prefix = .*/file_prefix = \"$PREFIX-b\"/" "$WORK/cfg.toml" >"$WORK/cfg-b.toml"
