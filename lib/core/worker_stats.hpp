@@ -5,7 +5,9 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <mutex>
 
 #include "burst_histogram.hpp"
 #include "drop_reasons.hpp"
@@ -124,11 +126,30 @@ class alignas(64) WorkerStats {
         pending = WorkerSnapshot{};
     }
 
-    // Reader side, any thread.
+    // Reader side, any thread. Never waits long on the worker: a worker
+    // preempted inside an update (on a busy host, for a whole time slice or
+    // more) leaves the bracket open, and a reader that retried until it
+    // closed would hold the control lock that pmdctl, scrapes and shutdown
+    // share. Past kReadPatience it returns the newest consistent snapshot
+    // any reader took instead: counters only grow, so that is what a read
+    // a moment earlier would have seen, and no later read is ever smaller.
     WorkerSnapshot read() const;
+    static constexpr std::chrono::microseconds kReadPatience{200};
+
+    // Reads that ended on the last consistent snapshot instead.
+    uint64_t stale_reads() const;
 
   private:
     std::atomic<uint64_t> seq_{0};
+    // Readers only (never the worker): the newest consistent snapshot and
+    // how often it was returned, on lines of their own.
+    struct alignas(64) ReaderSide {
+        std::mutex mutex;
+        WorkerSnapshot last_consistent;
+        uint64_t last_seq = 0;  // the bracket count it was taken at
+        uint64_t stale_reads = 0;
+    };
+    mutable ReaderSide reader_;
 };
 
 }  // namespace pmdfwd

@@ -1,5 +1,6 @@
 // The control path's own habits: which thread takes the signals that come
-// at any moment, and warnings rate limited with their suppressions counted.
+// at any moment, warnings rate limited with their suppressions counted, and
+// no reader of a worker's counters that waits on the worker without bound.
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -9,10 +10,13 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <chrono>
+#include <future>
 #include <thread>
 
 #include "log_rate_limit.hpp"
 #include "signal_mask.hpp"
+#include "worker_stats.hpp"
 
 using namespace pmdfwd;
 
@@ -121,4 +125,32 @@ TEST_CASE("LogRateLimit: a burst, then one line a period, the rest counted", "[l
     for (int i = 0; i < 10; ++i) passed += rl.allow(t0 + 100 * kSecond, held);
     CHECK(passed == 3);
     CHECK(rl.held_back_total() == 11 + 7);
+}
+
+// A worker preempted between begin_update and end_update (on a busy host,
+// for a time slice or more): the reader, which holds the lock pmdctl,
+// scrapes and shutdown share, must come back, with the newest consistent
+// counts, not spin until the worker runs again. 10 s is a fuse, not a
+// timing: before the bound the read never returned while the bracket was
+// open.
+TEST_CASE("WorkerStats::read returns while a worker is stopped mid-update", "[stats]") {
+    WorkerStats ws;
+    WorkerSnapshot delta;
+    delta.rx_pkts = 5;
+    delta.polls = 1;
+    ws.publish(delta);
+    CHECK(ws.read().rx_pkts == 5);
+
+    ws.begin_update();  // the worker stops here
+    ws.rx_pkts.add(3);
+    auto reader = std::async(std::launch::async, [&] { return ws.read(); });
+    const bool returned = reader.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+    ws.end_update();  // the worker runs again
+    const WorkerSnapshot during = reader.get();
+    CHECK(returned);
+    CHECK(during.rx_pkts == 5);  // the last consistent counts, never half an update
+    CHECK(ws.stale_reads() == 1);
+    // Once the bracket closes, reads are current again.
+    CHECK(ws.read().rx_pkts == 8);
+    CHECK(ws.stale_reads() == 1);
 }
