@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # pmdgen through pmdfwd over memif (config/memif.toml, one adaptive worker):
-# a short run at a low rate loses, reorders and duplicates nothing, its
-# latency figures are present and ordered, and pmdgen's counts agree with
-# pmdctl's; a run at full speed moves millions of packets and accounts for
-# every one (received + lost == sent). Both leave every pool full.
+# a short run at a low rate reorders and duplicates nothing, its latency
+# figures are present and ordered, and pmdgen's counts agree with pmdctl's
+# (what it lost is what pmdfwd dropped, by reason); a run at full speed
+# accounts for every packet (received + lost == sent). Both leave every pool
+# full. Nothing here asserts a rate or zero loss: on a busy host either
+# process may be held off its CPU.
 # Usage: pmdgen_memif.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -47,19 +49,28 @@ sent=$(field "$low" 'd["sent"]')
 check "the summary is the last line" test "$(field "$low" 'd["type"]')" = summary
 check "interval reports came once a second ($(grep -c interval "$WORK/low.jsonl"))" \
   test "$(grep -c '"type":"interval"' "$WORK/low.jsonl")" -ge 1
-check "about 10000 probes sent in 2 s ($sent)" test "$sent" -ge 9800 -a "$sent" -le 10001
-check "nothing lost" test "$(field "$low" 'd["lost"]')" -eq 0
+# What the scheduler promises is accounting, not a rate: a starved pmdgen
+# sends fewer, a starved pmdfwd drops some (counted), never more than the
+# rate allows and never one unaccounted for.
+check "probes sent, never more than 5 kpps allows ($sent)" test "$sent" -gt 0 -a "$sent" -le 10001
+low_lost=$(field "$low" 'd["lost"]')
+check "every probe received or lost ($low_lost lost)" \
+  test "$(field "$low" 'd["unique"] + d["lost"]')" -eq "$sent"
 check "nothing reordered or duplicated" \
   test "$(field "$low" 'd["reordered"] + d["duplicates"]')" -eq 0
-check "every probe has a latency" test "$(field "$low" 'd["latency"]["count"]')" -eq "$sent"
-check "latency: 0 < min <= avg <= max < 1 s" test "$(field "$low" \
-  '(lambda l: 0 < l["min_ns"] <= l["avg_ns"] <= l["max_ns"] < 1e9)(d["latency"])')" = True
+check "every probe received has a latency" \
+  test "$(field "$low" 'd["latency"]["count"]')" -eq "$(field "$low" 'd["unique"]')"
+check "latency: 0 < min <= avg <= max" test "$(field "$low" \
+  '(lambda l: 0 < l["min_ns"] <= l["avg_ns"] <= l["max_ns"])(d["latency"])')" = True
 check "the summary's histogram holds every probe, edges rising" test "$(field "$low" \
   'sum(d["latency"]["buckets"]) == d["latency"]["count"] and len(d["latency"]["le_ns"]) == len(d["latency"]["buckets"]) and all(a < b for a, b in zip(d["latency"]["le_ns"], d["latency"]["le_ns"][1:]))')" = True
 check "delay variation is max - min" test "$(field "$low" \
   '(lambda l: abs(l["delay_variation_ns"] - (l["max_ns"] - l["min_ns"])) < 1)(d["latency"])')" = True
-fwd_rx=$(json_get "$("$PMDCTL" --file-prefix "$PREFIX" --json show workers)" 'd[0]["rx_pkts"]')
-check "pmdfwd forwarded what pmdgen sent ($fwd_rx of $sent)" test "$fwd_rx" -eq "$sent"
+w=$("$PMDCTL" --file-prefix "$PREFIX" --json show workers)
+fwd_rx=$(json_get "$w" 'd[0]["rx_pkts"]')
+check "pmdfwd received what pmdgen sent ($fwd_rx of $sent)" test "$fwd_rx" -eq "$sent"
+check "what pmdgen lost is what pmdfwd dropped ($low_lost)" \
+  test "$(json_get "$w" 'd[0]["drops"]')" -eq "$low_lost"
 
 "$PMDCTL" --file-prefix "$PREFIX" clear stats >/dev/null
 if gen --duration 1 --interval 0 >"$WORK/full.jsonl" 2>"$WORK/full.err"; then
@@ -68,8 +79,8 @@ else
   fail "pmdgen ran at full speed" "$(tail -3 "$WORK/full.err" | tr '\n' ' ')"
 fi
 full=$(tail -1 "$WORK/full.jsonl")
-check "full speed moved over 100k packets ($(field "$full" 'd["sent"]'))" \
-  test "$(field "$full" 'd["sent"]')" -gt 100000
+check "full speed moved packets ($(field "$full" 'd["sent"]'))" \
+  test "$(field "$full" 'd["sent"]')" -gt 0
 # What pmdgen counts and what pmdfwd counts agree exactly: every probe sent
 # reached pmdfwd; what it transmitted came back, once each; what it dropped
 # (its memif TX ring full) is what pmdgen lost.
