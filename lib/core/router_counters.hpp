@@ -9,7 +9,7 @@ namespace pmdfwd {
 #define PMDFWD_ROUTER_COUNTERS(X)                                                                \
     X(punts, packets, "packets the workers handed to the control path, all reasons")             \
     X(punts_neighbour, packets, "punted as ARP or neighbour discovery")                          \
-    X(punts_to_us, packets, "punted as addressed to one of the router's addresses")              \
+    X(punts_local, packets, "punted as addressed to one of the router's addresses")              \
     X(punts_no_neighbour, packets, "punted to wait for a neighbour without a MAC yet")           \
     X(punts_icmp_error, packets,                                                                 \
       "dropped by a worker (ttl_expired, no_route) and passed on for an ICMP error")             \
@@ -18,7 +18,7 @@ namespace pmdfwd {
     X(nd_solicitations_answered, packets, "neighbour solicitations for our addresses, answered") \
     X(nd_ignored, packets, "neighbour discovery packets not for us or malformed")                \
     X(echo_replies, packets, "ICMP and ICMPv6 echo requests to our addresses, answered")         \
-    X(to_us_dropped, packets,                                                                    \
+    X(local_dropped, packets,                                                                    \
       "packets to our addresses that are no echo request (UDP gets port unreachable)")           \
     X(icmp_errors_sent, packets, "ICMP time exceeded and unreachable messages sent")             \
     X(icmp_errors_vetoed, packets,                                                               \

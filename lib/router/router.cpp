@@ -380,7 +380,7 @@ void Router::handle(rte_mbuf* m, uint64_t now) {
             counters_.punts_neighbour++;
             return handle_neighbour(m, port, now);
         case PuntReason::to_us:
-            counters_.punts_to_us++;
+            counters_.punts_local++;
             return handle_to_us(m, port);
         case PuntReason::no_neighbour:
             counters_.punts_no_neighbour++;
@@ -485,7 +485,7 @@ void Router::handle_to_us(rte_mbuf* m, int port) {
                           : h.ethertype == kEtherTypeIpv4 ? frame[h.l3_offset + 9]
                                                           : frame[h.l3_offset + 6];
     if (proto == 17) send_icmp_error(m, port, IcmpError::port_unreachable);
-    counters_.to_us_dropped++;
+    counters_.local_dropped++;
     rte_pktmbuf_free(m);
 }
 
@@ -495,7 +495,7 @@ void Router::handle_unresolved(rte_mbuf* m, uint64_t now) {
     const auto dst = destination_of(m);
     const RibRoute* r = dst ? longest_match(*dst) : nullptr;
     if (!r || r->port < 0) {
-        counters_.to_us_dropped++;
+        counters_.local_dropped++;
         return rte_pktmbuf_free(m);
     }
     const NeighbourKey key{uint16_t(r->port), r->via ? *r->via : *dst};

@@ -5,8 +5,9 @@
 # that had run. Router mode between two namespaces, iperf3 and a ping flood
 # through it; meanwhile, for at least 30 s, pmdctl reads stats and show
 # workers, adds and deletes a route, and Prometheus's endpoint is scraped:
-# every answer must be right. Then the log holds no interrupted call, and
-# the pools are full at the end.
+# every answer must be right. Then the log holds no interrupted call, a
+# router-mode scrape lints clean with promtool, and the pools are full at
+# the end.
 # Usage: control_under_traffic.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -92,6 +93,12 @@ check "for ${LOOP_S} s under traffic, every answer right ($(cat "$WORK/rounds.tx
 check "at least 5 rounds ran" test "$ROUNDS" -ge 5
 kill "$IPERF_C" "$FLOOD" 2>/dev/null; wait "$IPERF_C" "$FLOOD" 2>/dev/null
 kill "$IPERF_S" 2>/dev/null; wait "$IPERF_S" 2>/dev/null
+
+# Router mode's metric names lint clean too (promtool reads _us_ as a unit).
+curl -sf "http://127.0.0.1:$PORT/metrics" >"$WORK/scrape.txt"
+check "promtool check metrics: a router-mode scrape lints clean" \
+  bash -c "promtool check metrics <'$WORK/scrape.txt' >'$WORK/promtool.log' 2>&1 && ! test -s '$WORK/promtool.log'"
+check "the scrape has router mode's families" grep -q "^pmdfwd_router_punts_local_packets_total" "$WORK/scrape.txt"
 
 out=$(ctl --json stats)
 check "traffic crossed the router meanwhile" json_get "$out" 'exit(0 if d["tx_pkts"] > 1000 else 1)'

@@ -880,7 +880,7 @@ TEST_CASE("l3: the control path answers ARP, ND and ping, and resolves waiting p
         REQUIRE(errors.size() == 1);
         CHECK(errors[0][14 + 20] == 3);  // destination unreachable
         CHECK(errors[0][14 + 21] == 3);  // port
-        CHECK(rig.router->counters().to_us_dropped == 1);
+        CHECK(rig.router->counters().local_dropped == 1);
     }
     SECTION("a neighbour solicitation for our address gets an advertisement") {
         const IpAddress target = ip("2001:db8:1::1"), host = ip("2001:db8:1::2");
@@ -952,7 +952,7 @@ TEST_CASE("l3: with icmp_rate_limit 0 the control path sends no ICMP error", "[l
     rig.poll();
     CHECK(rig.control_out(kA).empty());
     const RouterCounters c = rig.router->counters();
-    CHECK(c.to_us_dropped == 2);
+    CHECK(c.local_dropped == 2);
     CHECK(c.icmp_errors_sent == 0);
     CHECK(c.icmp_errors_rate_limited == 2);
     rig.check_pools_full();

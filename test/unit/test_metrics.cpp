@@ -191,3 +191,19 @@ TEST_CASE("docs/operations.md carries the metrics reference as the tables make i
         CHECK(docs.find(line) != std::string::npos);
     }
 }
+
+// promtool's lint reads _us_, _ms_, _ns_ and the like inside a name as a
+// unit that is not the base one (router mode once had "punts_to_us"): no
+// exported name, in any mode, may hold one.
+TEST_CASE("metrics: no name holds a word promtool reads as a non-base unit", "[metrics]") {
+    const std::vector<std::string> kUnitWords = {"_us_",  "_ms_", "_ns_", "_usec", "_msec",
+                                                 "_nsec", "_kb_", "_mb_", "_gb_"};
+    size_t names = 0;
+    for (const auto& m : exported_metrics())
+        for (const auto& f : m.families) {
+            ++names;
+            INFO(f.name);
+            for (const auto& w : kUnitWords) CHECK((f.name + "_").find(w) == std::string::npos);
+        }
+    CHECK(names > 100);
+}
