@@ -1,0 +1,110 @@
+// EAL memory of a plan (see memory_plan.hpp). The sizes follow DPDK
+// 22.11's structures; each constant says whose it is. An estimate a little
+// above what EAL hands out, so that what passes here starts.
+#include "memory_plan.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <numeric>
+
+namespace pmdfwd {
+
+namespace {
+
+constexpr uint64_t kMiB = uint64_t(1) << 20;
+constexpr uint64_t kCacheLine = 64;
+
+uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
+
+// rte_mempool: each object has a cache-aligned header before it
+// (rte_mempool_objhdr) and, for mbufs, the rte_mbuf (2 lines) before the
+// data room; the pool's per-lcore caches and its ring come on top.
+uint64_t mbuf_pool_bytes(uint64_t mbufs, uint64_t data_room, uint64_t cache) {
+    constexpr uint64_t kObjHeader = kCacheLine, kMbufHeader = 128;
+    constexpr uint64_t kLcores = 128;  // RTE_MAX_LCORE's caches, each 3 x cache pointers
+    const uint64_t object = kObjHeader + round_up(kMbufHeader + data_room, kCacheLine);
+    const uint64_t ring = round_up(std::bit_ceil(mbufs + 1) * 8, kCacheLine);
+    return mbufs * object + ring + kLcores * cache * 3 * 8;
+}
+
+// rte_lpm (IPv4): 2^24 four-byte entries, 256 four-byte entries a group,
+// an 8-byte rule each (rules_tbl); the RCU defer queue holds a group index
+// per group. rte_fib6's trie (IPv6): 2^24 two-byte entries, 256 two-byte
+// entries a group, and a rib node a route (rte_rib6_node in a mempool:
+// a line of header and two of node).
+constexpr uint32_t kMaxTbl8 = 32767, kMinTbl8 = 256;  // as route_tables.cpp
+uint64_t tbl8_groups(uint64_t wanted) { return std::clamp<uint64_t>(wanted, kMinTbl8, kMaxTbl8); }
+
+uint64_t route_table_bytes(const L3Config& l3) {
+    const uint64_t routes = l3.max_routes;
+    const uint64_t v4 = (uint64_t(1) << 24) * 4 + tbl8_groups(routes) * 256 * 4 + routes * 8 +
+                        tbl8_groups(routes) * 16;
+    const uint64_t v6 =
+        (uint64_t(1) << 24) * 2 + tbl8_groups(routes * 5) * 256 * 2 + routes * 3 * kCacheLine;
+    return v4 + v6;
+}
+
+// EAL's own: memzones, telemetry, the ethdev rings and queues of a few
+// ports, the workers' contexts. Measured with --no-huge: about 10 MiB.
+constexpr uint64_t kEalOwnBytes = 24 * kMiB;
+
+}  // namespace
+
+std::vector<MemoryPart> plan_memory(const Config& cfg, const Plan& plan) {
+    std::vector<MemoryPart> parts;
+    const PoolConfig& pc = cfg.pool;
+    const uint64_t pools = plan.pools.size();
+    // The key that makes the pools big: data_room when it is over the
+    // default's, else mbufs.
+    const bool big_rooms = pc.data_room > 2176;
+    parts.push_back(
+        {"pools: " + std::to_string(pools) + " x " + std::to_string(pc.mbufs) +
+             " mbufs (pool.mbufs) of " + std::to_string(pc.data_room) + " bytes (pool.data_room)",
+         pools * mbuf_pool_bytes(pc.mbufs, pc.data_room, pc.cache),
+         big_rooms ? "pool.data_room" : "pool.mbufs", big_rooms ? pc.data_room_loc : pc.mbufs_loc});
+    // Every port's spare and log pools are small; the log channel's reserve.
+    uint64_t small = 0;
+    if (cfg.netlog.enabled) small += mbuf_pool_bytes(cfg.netlog.reserve, 2048, 0);
+    if (cfg.forward.mode == ForwardMode::l3) {
+        small += mbuf_pool_bytes(1023, pc.data_room, 0);  // the control path's (appliance.cpp)
+        parts.push_back({"l3 route tables for " + std::to_string(cfg.l3.max_routes) +
+                             " routes a family (l3.max_routes)",
+                         route_table_bytes(cfg.l3), "l3.max_routes", cfg.l3.max_routes_loc});
+        const uint64_t next_hops = std::min<uint64_t>(32767, 2 * (cfg.l3.max_neighbours + 64));
+        parts.push_back(
+            {"l3 punt rings (" + std::to_string(plan.workers.size()) + " x " +
+                 std::to_string(cfg.l3.punt_ring) + " slots, l3.punt_ring) and next hops",
+             plan.workers.size() * round_up(cfg.l3.punt_ring * 8, kCacheLine) + next_hops * 16,
+             "l3.punt_ring",
+             {}});
+    }
+    parts.push_back({"EAL's own and small pools", kEalOwnBytes + small, "eal.memory_mb", {}});
+    return parts;
+}
+
+std::optional<ConfigError> check_memory_fits(const Config& cfg, const Plan& plan) {
+    const auto parts = plan_memory(cfg, plan);
+    const uint64_t need =
+        std::accumulate(parts.begin(), parts.end(), uint64_t(0),
+                        [](uint64_t n, const MemoryPart& p) { return n + p.bytes; });
+    const uint64_t have = uint64_t(cfg.eal.memory_mb) * kMiB;
+    if (need <= have) return std::nullopt;
+    const MemoryPart& largest = *std::max_element(
+        parts.begin(), parts.end(),
+        [](const MemoryPart& a, const MemoryPart& b) { return a.bytes < b.bytes; });
+    std::string list;
+    for (const MemoryPart& p : parts)
+        list += (list.empty() ? "" : ", ") + p.what + " " +
+                std::to_string(round_up(p.bytes, kMiB) / kMiB) + " MiB";
+    const bool at_key = largest.loc.line != 0;
+    const SourceLoc loc = at_key                       ? largest.loc
+                          : cfg.eal.memory_mb_loc.line ? cfg.eal.memory_mb_loc
+                                                       : SourceLoc{1, 1};
+    return ConfigError{
+        cfg.source_name, loc.line, loc.column, at_key ? largest.key : "eal.memory_mb",
+        "the plan needs about " + std::to_string(round_up(need, kMiB) / kMiB) +
+            " MiB of EAL memory (" + list + ") and eal.memory_mb is " +
+            std::to_string(cfg.eal.memory_mb) + "; raise eal.memory_mb or lower " + largest.key};
+}
+
+}  // namespace pmdfwd
