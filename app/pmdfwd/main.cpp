@@ -25,6 +25,7 @@
 #include "hugepage_files.hpp"
 #include "logging.hpp"
 #include "netlog_sink.hpp"
+#include "memory_plan.hpp"
 #include "plan.hpp"
 #include "system_check.hpp"
 #include "systemd_notify.hpp"
@@ -225,6 +226,7 @@ int main(int argc, char** argv) {
     if (check_only) {
         std::printf("%s: OK\n", config_path.c_str());
         for (const auto& line : pmdfwd::render_plan(cfg, plan)) std::printf("  %s\n", line.c_str());
+        std::printf("  %s\n", pmdfwd::memory_line(cfg, plan).c_str());
         return 0;
     }
 

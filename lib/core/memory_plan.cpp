@@ -82,29 +82,51 @@ std::vector<MemoryPart> plan_memory(const Config& cfg, const Plan& plan) {
     return parts;
 }
 
+namespace {
+
+uint64_t total_bytes(const std::vector<MemoryPart>& parts) {
+    return std::accumulate(parts.begin(), parts.end(), uint64_t(0),
+                           [](uint64_t n, const MemoryPart& p) { return n + p.bytes; });
+}
+
+std::string mib_text(uint64_t bytes) {
+    return std::to_string(round_up(bytes, kMiB) / kMiB) + " MiB";
+}
+
+// "what X MiB, ..." of every part.
+std::string parts_text(const std::vector<MemoryPart>& parts) {
+    std::string list;
+    for (const MemoryPart& p : parts)
+        list += (list.empty() ? "" : ", ") + p.what + " " + mib_text(p.bytes);
+    return list;
+}
+
+}  // namespace
+
+std::string memory_line(const Config& cfg, const Plan& plan) {
+    const auto parts = plan_memory(cfg, plan);
+    return "memory: about " + mib_text(total_bytes(parts)) + " of eal.memory_mb " +
+           std::to_string(cfg.eal.memory_mb) + " (" + parts_text(parts) + ")";
+}
+
 std::optional<ConfigError> check_memory_fits(const Config& cfg, const Plan& plan) {
     const auto parts = plan_memory(cfg, plan);
-    const uint64_t need =
-        std::accumulate(parts.begin(), parts.end(), uint64_t(0),
-                        [](uint64_t n, const MemoryPart& p) { return n + p.bytes; });
+    const uint64_t need = total_bytes(parts);
     const uint64_t have = uint64_t(cfg.eal.memory_mb) * kMiB;
     if (need <= have) return std::nullopt;
     const MemoryPart& largest = *std::max_element(
         parts.begin(), parts.end(),
         [](const MemoryPart& a, const MemoryPart& b) { return a.bytes < b.bytes; });
-    std::string list;
-    for (const MemoryPart& p : parts)
-        list += (list.empty() ? "" : ", ") + p.what + " " +
-                std::to_string(round_up(p.bytes, kMiB) / kMiB) + " MiB";
     const bool at_key = largest.loc.line != 0;
     const SourceLoc loc = at_key                       ? largest.loc
                           : cfg.eal.memory_mb_loc.line ? cfg.eal.memory_mb_loc
                                                        : SourceLoc{1, 1};
     return ConfigError{
         cfg.source_name, loc.line, loc.column, at_key ? largest.key : "eal.memory_mb",
-        "the plan needs about " + std::to_string(round_up(need, kMiB) / kMiB) +
-            " MiB of EAL memory (" + list + ") and eal.memory_mb is " +
-            std::to_string(cfg.eal.memory_mb) + "; raise eal.memory_mb or lower " + largest.key};
+        "the plan needs about " + mib_text(need) + " of EAL memory (" + parts_text(parts) +
+            ") and eal.memory_mb is " + std::to_string(cfg.eal.memory_mb) +
+            "; raise eal.memory_mb" +
+            (largest.key == "eal.memory_mb" ? std::string() : " or lower " + largest.key)};
 }
 
 }  // namespace pmdfwd

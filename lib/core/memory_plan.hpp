@@ -25,6 +25,9 @@ struct MemoryPart {
 
 std::vector<MemoryPart> plan_memory(const Config& cfg, const Plan& plan);
 
+// "memory: about N MiB of eal.memory_mb M (part X MiB, ...)", for the plan.
+std::string memory_line(const Config& cfg, const Plan& plan);
+
 // The parts' sum against eal.memory_mb: an error at the key of the largest
 // part (at eal.memory_mb when that key is not in the file), naming each.
 std::optional<ConfigError> check_memory_fits(const Config& cfg, const Plan& plan);
