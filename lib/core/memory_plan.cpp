@@ -18,13 +18,21 @@ uint64_t round_up(uint64_t n, uint64_t to) { return (n + to - 1) / to * to; }
 
 // rte_mempool: each object has a cache-aligned header before it
 // (rte_mempool_objhdr) and, for mbufs, the rte_mbuf (2 lines) before the
-// data room; the pool's per-lcore caches and its ring come on top.
-uint64_t mbuf_pool_bytes(uint64_t mbufs, uint64_t data_room, uint64_t cache) {
+// data room. No object crosses a page (DPDK's placement and the coloured
+// one alike), so a page holds whole objects only: with 4 KiB pages (no
+// hugepages) a 2176-byte room takes a page of its own, 4096 bytes, not
+// 2368 (measured with /eal/heap_info: 4112 bytes an mbuf, ring included).
+// The pool's ring and its RTE_MAX_LCORE caches (each room for 1024
+// pointers, whatever pool.cache is) come on top.
+uint64_t mbuf_pool_bytes(uint64_t mbufs, uint64_t data_room, uint64_t page_bytes) {
     constexpr uint64_t kObjHeader = kCacheLine, kMbufHeader = 128;
-    constexpr uint64_t kLcores = 128;  // RTE_MAX_LCORE's caches, each 3 x cache pointers
+    constexpr uint64_t kLcoreCaches = 128 * (1024 * 8 + kCacheLine);
     const uint64_t object = kObjHeader + round_up(kMbufHeader + data_room, kCacheLine);
+    const uint64_t objects = object <= page_bytes ? (mbufs + page_bytes / object - 1) /
+                                                        (page_bytes / object) * page_bytes
+                                                  : mbufs * round_up(object, page_bytes);
     const uint64_t ring = round_up(std::bit_ceil(mbufs + 1) * 8, kCacheLine);
-    return mbufs * object + ring + kLcores * cache * 3 * 8;
+    return objects + ring + kLcoreCaches;
 }
 
 // rte_lpm (IPv4): 2^24 four-byte entries, 256 four-byte entries a group,
@@ -44,9 +52,10 @@ uint64_t route_table_bytes(const L3Config& l3) {
     return v4 + v6;
 }
 
-// EAL's own: memzones, telemetry, the ethdev rings and queues of a few
-// ports, the workers' contexts. Measured with --no-huge: about 10 MiB.
-constexpr uint64_t kEalOwnBytes = 24 * kMiB;
+// EAL's own: memzones, telemetry, the ethdev queues of a few ports, the
+// workers' contexts, and room for the heap's fragments. Measured with
+// --no-huge and two net_null ports: under 1 MiB besides the pools.
+constexpr uint64_t kEalOwnBytes = 16 * kMiB;
 
 }  // namespace
 
@@ -57,16 +66,18 @@ std::vector<MemoryPart> plan_memory(const Config& cfg, const Plan& plan) {
     // The key that makes the pools big: data_room when it is over the
     // default's, else mbufs.
     const bool big_rooms = pc.data_room > 2176;
+    // The smallest hugepage size (2 MiB on x86) holds the most slack.
+    const uint64_t page = cfg.eal.hugepages ? 2 * kMiB : 4096;
     parts.push_back(
         {"pools: " + std::to_string(pools) + " x " + std::to_string(pc.mbufs) +
              " mbufs (pool.mbufs) of " + std::to_string(pc.data_room) + " bytes (pool.data_room)",
-         pools * mbuf_pool_bytes(pc.mbufs, pc.data_room, pc.cache),
+         pools * mbuf_pool_bytes(pc.mbufs, pc.data_room, page),
          big_rooms ? "pool.data_room" : "pool.mbufs", big_rooms ? pc.data_room_loc : pc.mbufs_loc});
     // Every port's spare and log pools are small; the log channel's reserve.
     uint64_t small = 0;
-    if (cfg.netlog.enabled) small += mbuf_pool_bytes(cfg.netlog.reserve, 2048, 0);
+    if (cfg.netlog.enabled) small += mbuf_pool_bytes(cfg.netlog.reserve, 2048, page);
     if (cfg.forward.mode == ForwardMode::l3) {
-        small += mbuf_pool_bytes(1023, pc.data_room, 0);  // the control path's (appliance.cpp)
+        small += mbuf_pool_bytes(1023, pc.data_room, page);  // the control path's (appliance.cpp)
         parts.push_back({"l3 route tables for " + std::to_string(cfg.l3.max_routes) +
                              " routes a family (l3.max_routes)",
                          route_table_bytes(cfg.l3), "l3.max_routes", cfg.l3.max_routes_loc});
