@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Router mode under two floods, end to end: two network namespaces behind
 # pmdfwd's tap ports (mode "l3"). One host floods ARP requests for the
-# router's address from 4,300 made-up senders on its /16; a new host on the
-# same port and one on the other port are still resolved and ping through,
-# the made-up senders are never probed, and the pressure is logged. Then a
+# router's address from 4,300 made-up senders on its /16, then as many
+# neighbour solicitations from its /64; a new host on the same port and
+# one on the other port are still resolved and ping through (IPv4 and
+# IPv6), the made-up senders are never probed, and the pressure is logged. Then a
 # host sends UDP to 1,500 unused addresses of that /16 while a ping crosses
 # the router: the ping gets through, the packets held for resolution never
 # exceed l3.max_waiting_packets and no rx queue ever lacks an mbuf. Every
@@ -107,6 +108,30 @@ check "a new host on the flooded port pings b through the router" \
   ping_ok "${NS[0]}" -I "$A_NET.200.2" "$B_NET.2"
 check "b pings a's first host" ping_ok "${NS[1]}" "$A_NET.0.2"
 check "IPv6: b pings a through the router" ping_ok "${NS[1]}" -6 2001:db8:57::2
+
+# The same with neighbour discovery: 4,300 solicitations for the router's
+# IPv6 address from made-up senders of a's /64.
+learned_before=$(router 'd["neighbour_learned_unsolicited"]')
+ip netns exec "${NS[0]}" /usr/bin/python3 - "${IF[0]}" >"$WORK/nd-flood.log" 2>&1 <<'PY'
+import sys
+from scapy.all import Ether, IPv6, ICMPv6ND_NS, ICMPv6NDOptSrcLLAddr, sendp
+iface = sys.argv[1]
+frames = []
+for i in range(4300):
+    mac = "02:67:%02x:%02x:%02x:01" % (i >> 16 & 255, i >> 8 & 255, i & 255)
+    frames.append(Ether(src=mac, dst="33:33:ff:00:00:01") /
+                  IPv6(src="2001:db8:57::1:%x" % (i + 1), dst="ff02::1:ff00:1", hlim=255) /
+                  ICMPv6ND_NS(tgt="2001:db8:57::1") / ICMPv6NDOptSrcLLAddr(lladdr=mac))
+sendp(frames, iface=iface, verbose=0)
+print("sent", len(frames))
+PY
+check "the ND flood was sent" grep -q "^sent 4300" "$WORK/nd-flood.log"
+sleep 1
+check "the made-up IPv6 senders were learned stale too" \
+  test "$(router "int(d['neighbour_learned_unsolicited'] - $learned_before > 1000)")" = 1
+ip -n "${NS[0]}" addr add 2001:db8:57::200:2/64 dev "${IF[0]}" nodad
+check "IPv6: a new host on the flooded port pings b through the router" \
+  ping_ok "${NS[0]}" -6 -I 2001:db8:57::200:2 2001:db8:58::2
 requests_before=$(router 'd["neighbour_requests_sent"]')
 sleep 3 # reachable_s 2: the made-up senders' entries expire now
 check "the made-up senders' entries expired unprobed" \
