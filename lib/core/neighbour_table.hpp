@@ -102,7 +102,7 @@ const char* neighbour_state_help(NeighbourState state);
       "senders not asked for that got no entry: the table or their port's share full of "     \
       "entries none of which could be evicted")                                               \
     X(evicted, neighbours,                                                                    \
-      "stale neighbours removed, least recently confirmed first, to make room for another")   \
+      "stale neighbours removed, least recently heard first, to make room for another")       \
     X(stale_expired, neighbours, "stale neighbours removed after l3.reachable_s unconfirmed") \
     X(mac_changes, neighbours, "resolved neighbours whose MAC changed")                       \
     X(removed, neighbours, "neighbours removed by remove() or remove_port()")                 \
@@ -167,7 +167,7 @@ class NeighbourTable {
     // waiting one instead when the queue is full; waiting_full when
     // l3.max_waiting_packets wait already; table_full, resolving_full). A
     // new neighbour is asked for at once (send_request); a full table or
-    // port share makes room by evicting its least recently confirmed stale
+    // port share makes room by evicting its least recently heard stale
     // entry, so that senders nobody asked for never lock out one we need.
     std::optional<MacAddr> resolve(const NeighbourKey& key, PacketHandle packet, uint64_t now_ms,
                                    std::vector<NeighbourAction>& out);
@@ -178,7 +178,7 @@ class NeighbourTable {
     // confirmed only by an answer, and otherwise stays stale with the MAC.
     // An unknown one is made stale, never probed (Linux's NUD_STALE), and
     // only when it talked to us (request_for_us or answer), evicting the
-    // least recently confirmed stale entry (of its port, when the port has
+    // least recently heard stale entry (of its port, when the port has
     // its share) if the table has no room. Permanent ones are never changed.
     void learn(const NeighbourKey& key, const MacAddr& mac, uint64_t now_ms, NeighbourHeard heard,
                std::vector<NeighbourAction>& out);
