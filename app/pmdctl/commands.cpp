@@ -20,6 +20,22 @@ T need(pmdfwd::Result<T> r) {
     return std::move(r.value());
 }
 
+// A value sent as one parameter of a telemetry request: the request's
+// parameters are split at commas, so `--via 10.61.1.2,b` would pass b as
+// the port; spaces and control characters end or break a request.
+const CLI::Validator kOneParameter(
+    [](std::string& value) -> std::string {
+        for (const char ch : value) {
+            if (ch == ',')
+                return "'" + value +
+                       "' holds a comma, which separates a request's parameters; give one value";
+            if (ch == ' ' || uint8_t(ch) < 0x20 || ch == 0x7f)
+                return "'" + value + "' holds a space or control character; give one value";
+        }
+        return {};
+    },
+    "", "one parameter");
+
 // A list command's records (/pmdfwd/workers, then /pmdfwd/worker,<id> each).
 Json records(TelemetryClient& c, std::string_view list, std::string_view item) {
     return Json(need(c.query_each(list, item)));
@@ -223,11 +239,15 @@ const Command kCommands[] = {
      .render = result_text,
      .options =
          [](CLI::App& sub, CommandArgs& a) {
-             sub.add_option("prefix", a.prefix, "The destination, like 10.9.0.0/16")->required();
-             sub.add_option("--via", a.via, "The next hop: a neighbour on a connected subnet");
+             sub.add_option("prefix", a.prefix, "The destination, like 10.9.0.0/16")
+                 ->required()
+                 ->check(kOneParameter);
+             sub.add_option("--via", a.via, "The next hop: a neighbour on a connected subnet")
+                 ->check(kOneParameter);
              sub.add_option("--port", a.port,
                             "The port it leaves by (without --via: each destination is "
-                            "resolved there)");
+                            "resolved there)")
+                 ->check(kOneParameter);
          }},
     {.words = {"route", "del"},
      .help = "Router mode: delete a static or added route",
@@ -236,7 +256,9 @@ const Command kCommands[] = {
      .render = result_text,
      .options =
          [](CLI::App& sub, CommandArgs& a) {
-             sub.add_option("prefix", a.prefix, "The route's prefix, like 10.9.0.0/16")->required();
+             sub.add_option("prefix", a.prefix, "The route's prefix, like 10.9.0.0/16")
+                 ->required()
+                 ->check(kOneParameter);
          }},
     {.words = {"stats"},
      .help = "Totals since the last clear (with in_flight), and one line per worker",

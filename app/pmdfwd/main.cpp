@@ -24,6 +24,7 @@
 #include "eal_cleanup.hpp"
 #include "hugepage_files.hpp"
 #include "logging.hpp"
+#include "memory_plan.hpp"
 #include "netlog_sink.hpp"
 #include "plan.hpp"
 #include "signal_mask.hpp"
@@ -226,6 +227,7 @@ int main(int argc, char** argv) {
     if (check_only) {
         std::printf("%s: OK\n", config_path.c_str());
         for (const auto& line : pmdfwd::render_plan(cfg, plan)) std::printf("  %s\n", line.c_str());
+        std::printf("  %s\n", pmdfwd::memory_line(cfg, plan).c_str());
         return 0;
     }
 

@@ -135,6 +135,7 @@ struct PoolConfig {
     uint16_t data_room = 2176;  // includes RTE_PKTMBUF_HEADROOM
     bool color = true;          // cache-colour mbufs within their pages
     SourceLoc loc;              // the [pool] table, for sizing errors
+    SourceLoc mbufs_loc, data_room_loc;
 };
 
 struct ControlConfig {

@@ -365,6 +365,8 @@ void read_neighbour(TableReader& root, const toml::node& node, size_t index,
     if (!parsed)
         r.fail(*mac, "mac", "'" + text + "' is not a MAC address (expected aa:bb:cc:dd:ee:ff)");
     if (parsed->bytes[0] & 1) r.fail(*mac, "mac", "'" + text + "' is a multicast MAC address");
+    if (*parsed == MacAddr{})
+        r.fail(*mac, "mac", "'" + text + "' is the zero MAC address, which no host has");
     neighbour.mac = *parsed;
     const auto* port = r.string("port", neighbour.port, 32);
     if (!port) root.fail(node, path + ".port", "every [[neighbour]] needs the port it is on");
@@ -374,9 +376,19 @@ void read_neighbour(TableReader& root, const toml::node& node, size_t index,
 
 void read_l3(TableReader& root, const toml::node& node, L3Config& l3) {
     TableReader r(require_table(root, node, "l3"), "l3", root.file());
+    const auto loc = [&](const char* key, SourceLoc& at) {
+        if (const auto* n = r.take(key)) at = loc_of(*n);
+    };
+    loc("max_routes", l3.max_routes_loc);
     r.integer("max_routes", l3.max_routes, 16, 1 << 24);
     r.integer("max_neighbours", l3.max_neighbours, 16, 1 << 20);
+    loc("max_neighbours_per_port", l3.max_neighbours_per_port_loc);
+    r.integer("max_neighbours_per_port", l3.max_neighbours_per_port, 0, 1 << 20);
+    loc("max_resolving", l3.max_resolving_loc);
+    r.integer("max_resolving", l3.max_resolving, 1, 1 << 20);
     r.integer("neighbour_queue", l3.neighbour_queue, 0, 1024);
+    loc("max_waiting_packets", l3.max_waiting_packets_loc);
+    r.integer("max_waiting_packets", l3.max_waiting_packets, 0, 1 << 20);
     r.integer("resolve_retries", l3.resolve_retries, 1, 100);
     r.integer("resolve_interval_ms", l3.resolve_interval_ms, 10, 60000);
     r.integer("reachable_s", l3.reachable_s, 1, 86400);
@@ -448,8 +460,10 @@ void read_pool(TableReader& root, const toml::node& node, PoolConfig& pool) {
     TableReader r(require_table(root, node, "pool"), "pool", root.file());
     pool.loc = loc_of(node);
     if (const auto* n = r.choice("model", pool.model, kPoolModels)) pool.model_loc = loc_of(*n);
+    if (const auto* n = r.take("mbufs")) pool.mbufs_loc = loc_of(*n);
     r.integer("mbufs", pool.mbufs, 512, 16 << 20);
     r.integer("cache", pool.cache, 0, 512);
+    if (const auto* n = r.take("data_room")) pool.data_room_loc = loc_of(*n);
     r.integer("data_room", pool.data_room, 256, 65535);
     r.boolean("color", pool.color);
     if (pool.cache * 3 > pool.mbufs * 2)

@@ -40,13 +40,26 @@ struct NeighbourConfig {
 struct L3Config {
     uint32_t max_routes = 65536;     // per address family, connected and host routes included
     uint32_t max_neighbours = 4096;  // resolved or resolving, both families
-    uint32_t neighbour_queue = 16;   // packets waiting per unresolved neighbour
-    uint32_t resolve_retries = 3;    // requests before a neighbour is given up
+    // One port's entries; 0: three quarters of max_neighbours, so that one
+    // port's hosts never take every entry from the others.
+    uint32_t max_neighbours_per_port = 0;
+    uint32_t max_resolving = 256;         // incomplete neighbours, all ports
+    uint32_t neighbour_queue = 16;        // packets waiting per unresolved neighbour
+    uint32_t max_waiting_packets = 1024;  // packets waiting, all neighbours: mbufs held
+    uint32_t resolve_retries = 3;         // requests before a neighbour is given up
     uint32_t resolve_interval_ms = 1000;
     uint32_t reachable_s = 300;      // a resolved neighbour is asked again after this
     uint32_t icmp_rate_limit = 100;  // ICMP errors per second (token bucket); 0: none sent
     uint32_t icmp_rate_burst = 20;
     uint32_t punt_ring = 1024;  // slots of each worker's ring to the control path
+    SourceLoc max_routes_loc, max_neighbours_per_port_loc, max_resolving_loc,
+        max_waiting_packets_loc;
 };
+
+// max_neighbours_per_port with its default applied.
+inline uint32_t neighbours_per_port(const L3Config& c) {
+    if (c.max_neighbours_per_port) return c.max_neighbours_per_port;
+    return c.max_neighbours - c.max_neighbours / 4;
+}
 
 }  // namespace pmdfwd

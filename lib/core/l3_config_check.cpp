@@ -3,6 +3,9 @@
 
 #include <set>
 #include <string>
+#include <variant>
+
+#include "route_rules.hpp"
 
 namespace pmdfwd {
 
@@ -11,8 +14,6 @@ namespace {
 ConfigError at(const Config& cfg, SourceLoc loc, std::string key, std::string message) {
     return ConfigError{cfg.source_name, loc.line, loc.column, std::move(key), std::move(message)};
 }
-
-const char* family_name(IpFamily f) { return f == IpFamily::v4 ? "IPv4" : "IPv6"; }
 
 int port_index(const Config& cfg, const std::string& name) {
     for (size_t i = 0; i < cfg.ports.size(); ++i)
@@ -56,13 +57,6 @@ std::string address_problem(const IpPrefix& p) {
 bool overlap(const IpPrefix& a, const IpPrefix& b) {
     if (a.address.family != b.address.family) return false;
     return contains(a.length <= b.length ? a : b, (a.length <= b.length ? b : a).address);
-}
-
-bool is_own_address(const Config& cfg, const IpAddress& address) {
-    for (const auto& port : cfg.ports)
-        for (const auto& a : port.addresses)
-            if (a.address == address) return true;
-    return false;
 }
 
 // Neither [[route]], [[neighbour]], [l3] nor a port's addresses mean
@@ -117,25 +111,20 @@ std::optional<ConfigError> check_addresses(const Config& cfg, size_t& connected_
     return std::nullopt;
 }
 
+std::vector<RoutedPort> routed_ports(const Config& cfg) {
+    std::vector<RoutedPort> ports;
+    for (const auto& p : cfg.ports) ports.push_back({p.name, p.addresses});
+    return ports;
+}
+
+// The rules themselves are route_rules.cpp's, which `route add` follows too.
 std::optional<ConfigError> check_routes(const Config& cfg, size_t& routes_v4, size_t& routes_v6) {
+    const std::vector<RoutedPort> ports = routed_ports(cfg);
     std::set<std::pair<IpFamily, std::string>> prefixes;
     for (size_t i = 0; i < cfg.routes.size(); ++i) {
         const RouteConfig& r = cfg.routes[i];
         const std::string key = "route[" + std::to_string(i) + "]";
         const IpFamily family = r.prefix.address.family;
-        if (r.prefix.host_bits_set())
-            return at(cfg, r.prefix_loc, key + ".prefix",
-                      "'" + r.prefix.to_string() + "' has host bits set; the prefix is '" +
-                          r.prefix.network().to_string() + "'");
-        if (!prefixes.insert({family, r.prefix.to_string()}).second)
-            return at(cfg, r.prefix_loc, key + ".prefix",
-                      "'" + r.prefix.to_string() + "' has another [[route]] already");
-        for (size_t p = 0; p < cfg.ports.size(); ++p)
-            for (const auto& a : cfg.ports[p].addresses)
-                if (a.network() == r.prefix)
-                    return at(cfg, r.prefix_loc, key + ".prefix",
-                              "'" + r.prefix.to_string() + "' is the connected subnet of port '" +
-                                  cfg.ports[p].name + "' already");
         int port = -1;
         if (!r.port.empty()) {
             port = port_index(cfg, r.port);
@@ -143,36 +132,28 @@ std::optional<ConfigError> check_routes(const Config& cfg, size_t& routes_v4, si
                 return at(cfg, r.port_loc, key + ".port",
                           "names port '" + r.port + "', which is not a configured [[port]]");
         }
-        if (r.via) {
-            if (r.via->family != family)
-                return at(cfg, r.via_loc, key + ".via",
-                          "'" + r.via->to_string() + "' is not " + family_name(family) +
-                              ", as the prefix is");
-            if (is_own_address(cfg, *r.via))
-                return at(cfg, r.via_loc, key + ".via",
-                          "'" + r.via->to_string() + "' is one of this router's own addresses");
-            if (connected_port_of(cfg, *r.via, port) < 0)
-                return at(cfg, r.via_loc, key + ".via",
-                          "'" + r.via->to_string() + "' is on no connected subnet" +
-                              (port >= 0 ? " of port '" + r.port + "'" : std::string()) +
-                              ", so it cannot be reached; a next hop must be a neighbour on a "
-                              "port's subnet");
-        } else {
-            const auto& addresses = cfg.ports[size_t(port)].addresses;
-            bool has_family = false;
-            for (const auto& a : addresses) has_family |= a.address.family == family;
-            if (!has_family)
-                return at(cfg, r.port_loc, key + ".port",
-                          "port '" + r.port + "' has no " + family_name(family) +
-                              " address to resolve on-link destinations from; give it one or "
-                              "add via");
+        const auto verdict = check_route(r.prefix, r.via, port, ports);
+        if (const auto* problem = std::get_if<RouteProblem>(&verdict)) {
+            switch (problem->key) {
+                case RouteProblem::Key::prefix:
+                    return at(cfg, r.prefix_loc, key + ".prefix", problem->message);
+                case RouteProblem::Key::via:
+                    return at(cfg, r.via_loc, key + ".via", problem->message);
+                case RouteProblem::Key::port:
+                    return at(cfg, r.port_loc.line ? r.port_loc : r.loc, key + ".port",
+                              problem->message);
+            }
         }
+        if (!prefixes.insert({family, r.prefix.to_string()}).second)
+            return at(cfg, r.prefix_loc, key + ".prefix",
+                      "'" + r.prefix.to_string() + "' has another [[route]] already");
         (family == IpFamily::v4 ? routes_v4 : routes_v6)++;
     }
     return std::nullopt;
 }
 
 std::optional<ConfigError> check_neighbours(const Config& cfg) {
+    const std::vector<RoutedPort> ports = routed_ports(cfg);
     std::set<std::pair<std::string, std::string>> seen;
     for (size_t i = 0; i < cfg.neighbours.size(); ++i) {
         const NeighbourConfig& n = cfg.neighbours[i];
@@ -181,12 +162,8 @@ std::optional<ConfigError> check_neighbours(const Config& cfg) {
         if (port < 0)
             return at(cfg, n.port_loc, key + ".port",
                       "names port '" + n.port + "', which is not a configured [[port]]");
-        if (is_own_address(cfg, n.address))
-            return at(cfg, n.address_loc, key + ".address",
-                      "'" + n.address.to_string() + "' is one of this router's own addresses");
-        if (connected_port_of(cfg, n.address, port) < 0)
-            return at(cfg, n.address_loc, key + ".address",
-                      "'" + n.address.to_string() + "' is on no subnet of port '" + n.port + "'");
+        if (const std::string why = neighbour_address_problem(n.address, port, ports); !why.empty())
+            return at(cfg, n.address_loc, key + ".address", why);
         if (!seen.insert({n.port, n.address.to_string()}).second)
             return at(cfg, n.address_loc, key + ".address",
                       "'" + n.address.to_string() + "' on port '" + n.port +
@@ -197,6 +174,22 @@ std::optional<ConfigError> check_neighbours(const Config& cfg) {
                   std::to_string(cfg.neighbours.size()) +
                       " static neighbours exceed l3.max_neighbours " +
                       std::to_string(cfg.l3.max_neighbours));
+    return std::nullopt;
+}
+
+// The neighbour table's bounds must nest: a port's share and the entries
+// being resolved are parts of the whole.
+std::optional<ConfigError> check_neighbour_limits(const Config& cfg) {
+    const L3Config& l3 = cfg.l3;
+    const auto whole = " l3.max_neighbours " + std::to_string(l3.max_neighbours);
+    if (l3.max_neighbours_per_port > l3.max_neighbours)
+        return at(cfg, l3.max_neighbours_per_port_loc, "l3.max_neighbours_per_port",
+                  "max_neighbours_per_port " + std::to_string(l3.max_neighbours_per_port) +
+                      " is more than" + whole + ", which every port shares");
+    if (l3.max_resolving > l3.max_neighbours)
+        return at(cfg, l3.max_resolving_loc, "l3.max_resolving",
+                  "max_resolving " + std::to_string(l3.max_resolving) + " is more than" + whole +
+                      ", of which neighbours being resolved are a part");
     return std::nullopt;
 }
 
@@ -230,6 +223,7 @@ std::optional<ConfigError> check_l3_config(const Config& cfg) {
     v6 *= 2;
     if (auto e = check_routes(cfg, v4, v6)) return e;
     if (auto e = check_neighbours(cfg)) return e;
+    if (auto e = check_neighbour_limits(cfg)) return e;
     for (const auto& [count, family] : {std::pair{v4, "IPv4"}, std::pair{v6, "IPv6"}})
         if (count > cfg.l3.max_routes)
             return at(cfg, cfg.l3_loc.line ? cfg.l3_loc : cfg.forward.mode_loc, "l3.max_routes",

@@ -63,6 +63,9 @@ bool operator<(const NeighbourKey& a, const NeighbourKey& b) {
 
 NeighbourTable::NeighbourTable(const L3Config& cfg)
     : max_neighbours_(cfg.max_neighbours),
+      max_per_port_(neighbours_per_port(cfg)),
+      max_resolving_(cfg.max_resolving),
+      max_waiting_(cfg.max_waiting_packets),
       queue_len_(cfg.neighbour_queue),
       retries_(cfg.resolve_retries),
       // At least 1 ms: a timer must move forward, or tick() would never end.
@@ -77,33 +80,37 @@ std::optional<MacAddr> NeighbourTable::resolve(const NeighbourKey& key, PacketHa
         return it->second.mac;
     }
     if (it == entries_.end()) {
-        if (entries_.size() >= max_neighbours_) {
-            count_drop(NeighbourDrop::table_full);
-            out.push_back({.kind = NeighbourAction::Kind::drop,
-                           .key = key,
-                           .packet = packet,
-                           .reason = NeighbourDrop::table_full});
+        // Each incomplete entry may hold neighbour_queue packets and sends a
+        // request a resolve_interval_ms: a host sending to a thousand unused
+        // addresses must not hold every mbuf nor flood the link with ARP.
+        if (resolving_ >= max_resolving_) {
+            drop(key, packet, NeighbourDrop::resolving_full, out);
             return std::nullopt;
         }
-        it = entries_.emplace(key, Entry{}).first;
-        it->second.since_ms = now_ms;
+        if (!make_room(key.port, true, out)) {
+            drop(key, packet, NeighbourDrop::table_full, out);
+            return std::nullopt;
+        }
+        it = insert(key, NeighbourState::incomplete, now_ms);
         ask(it, now_ms, out);
     }
     ++counters_.queued;
     if (queue_len_ == 0) {
-        count_drop(NeighbourDrop::queue_full);
-        out.push_back({.kind = NeighbourAction::Kind::drop,
-                       .key = key,
-                       .packet = packet,
-                       .reason = NeighbourDrop::queue_full});
+        drop(key, packet, NeighbourDrop::queue_full, out);
         return std::nullopt;
     }
     Waiting& w = it->second.waiting;
-    if (w.slots.empty()) w.slots.resize(queue_len_);
     if (w.count < queue_len_) {
+        // The mbufs held here come from the workers' pools: past the global
+        // bound the newest is dropped, so that the pools' sizing holds.
+        if (waiting_ >= max_waiting_) {
+            drop(key, packet, NeighbourDrop::waiting_full, out);
+            return std::nullopt;
+        }
+        if (w.slots.empty()) w.slots.resize(queue_len_);
         w.slots[(w.head + w.count) % queue_len_] = packet;
         ++w.count;
-        ++waiting_;
+        waiting_peak_ = std::max(waiting_peak_, ++waiting_);
         return std::nullopt;
     }
     // Full: the newest packet is the likelier to still matter to its sender
@@ -111,34 +118,45 @@ std::optional<MacAddr> NeighbourTable::resolve(const NeighbourKey& key, PacketHa
     const PacketHandle oldest = w.slots[w.head];
     w.slots[w.head] = packet;
     w.head = (w.head + 1) % queue_len_;
-    count_drop(NeighbourDrop::queue_full);
-    out.push_back({.kind = NeighbourAction::Kind::drop,
-                   .key = key,
-                   .packet = oldest,
-                   .reason = NeighbourDrop::queue_full});
+    drop(key, oldest, NeighbourDrop::queue_full, out);
     return std::nullopt;
 }
 
 void NeighbourTable::learn(const NeighbourKey& key, const MacAddr& mac, uint64_t now_ms,
-                           bool solicited_or_for_us, std::vector<NeighbourAction>& out) {
+                           NeighbourHeard heard, std::vector<NeighbourAction>& out) {
     if (!is_neighbour_mac(mac)) {
         ++counters_.bogus_macs;
         return;
     }
     auto it = entries_.find(key);
     if (it != entries_.end()) {
-        if (it->second.state != NeighbourState::permanent) confirm(it, mac, now_ms, out);
+        Entry& e = it->second;
+        if (e.state == NeighbourState::permanent) return;
+        if (e.state != NeighbourState::stale || heard == NeighbourHeard::answer)
+            return confirm(it, mac, now_ms, out);
+        // Still not asked for: it keeps the MAC it claims (RFC 826's merge)
+        // and its place as the most recently heard, but is not confirmed.
+        if (e.mac != mac) {
+            e.mac = mac;
+            ++counters_.mac_changes;
+            out.push_back({.kind = NeighbourAction::Kind::changed, .key = key, .mac = mac});
+        }
+        set_state(it, NeighbourState::stale, now_ms);
+        schedule(it, now_ms + reachable_ms_);
         return;
     }
     // Anyone on the link may claim any address: only a sender that talks to
     // us gets an entry, so that a flood of ARP for others cannot fill the
-    // table (RFC 826 merges into existing entries only, unless for us).
-    if (!solicited_or_for_us || entries_.size() >= max_neighbours_) return;
-    it = entries_.emplace(key, Entry{}).first;
-    Entry& e = it->second;
-    e.state = NeighbourState::reachable;
-    e.mac = mac;
-    e.since_ms = now_ms;
+    // table (RFC 826 merges into existing entries only, unless for us). And
+    // as anyone may also talk to us from made-up addresses, that entry is
+    // stale: never probed, and the first to go when another needs room.
+    if (heard == NeighbourHeard::other) return;
+    if (!make_room(key.port, true, out)) {
+        ++counters_.not_learned;
+        return;
+    }
+    it = insert(key, NeighbourState::stale, now_ms);
+    it->second.mac = mac;
     ++counters_.learned_unsolicited;
     out.push_back({.kind = NeighbourAction::Kind::installed, .key = key, .mac = mac});
     schedule(it, now_ms + reachable_ms_);
@@ -175,6 +193,10 @@ void NeighbourTable::tick(uint64_t now_ms, std::vector<NeighbourAction>& out) {
                     erase(it, NeighbourDrop::unresolved, out);
                 }
                 break;
+            case NeighbourState::stale:
+                ++counters_.stale_expired;
+                erase(it, NeighbourDrop::removed, out);
+                break;
             case NeighbourState::permanent:
             case NeighbourState::count:
                 timers_.erase(timers_.begin());
@@ -190,13 +212,12 @@ Status NeighbourTable::add_static(const NeighbourKey& key, const MacAddr& mac, u
                           " is not a unicast address, which a neighbour's must be");
     auto it = entries_.find(key);
     if (it == entries_.end()) {
-        if (entries_.size() >= max_neighbours_)
+        // The operator's neighbours are not held to a port's share.
+        if (!make_room(key.port, false, out))
             return make_error(describe(key) + ": the table holds l3.max_neighbours (" +
                               std::to_string(max_neighbours_) + ") entries already");
-        it = entries_.emplace(key, Entry{}).first;
-        it->second.state = NeighbourState::permanent;
+        it = insert(key, NeighbourState::permanent, now_ms);
         it->second.mac = mac;
-        it->second.since_ms = now_ms;
         out.push_back({.kind = NeighbourAction::Kind::installed, .key = key, .mac = mac});
         return Ok{};
     }
@@ -211,8 +232,7 @@ Status NeighbourTable::add_static(const NeighbourKey& key, const MacAddr& mac, u
         ++counters_.mac_changes;
         out.push_back({.kind = NeighbourAction::Kind::changed, .key = key, .mac = mac});
     }
-    e.state = NeighbourState::permanent;
-    e.since_ms = now_ms;
+    set_state(it, NeighbourState::permanent, now_ms);
     e.requests = 0;
     return Ok{};
 }
@@ -272,6 +292,9 @@ NeighbourTable::Entries::iterator NeighbourTable::erase(Entries::iterator it, Ne
     if (e.state != NeighbourState::incomplete)
         out.push_back({.kind = NeighbourAction::Kind::removed, .key = it->first, .mac = e.mac});
     if (e.state != NeighbourState::permanent) timers_.erase({e.due_ms, it->first});
+    if (e.state == NeighbourState::stale) stale_.erase({e.since_ms, it->first});
+    if (e.state == NeighbourState::incomplete) --resolving_;
+    if (--per_port_[it->first.port] == 0) per_port_.erase(it->first.port);
     return entries_.erase(it);
 }
 
@@ -314,8 +337,7 @@ void NeighbourTable::confirm(Entries::iterator it, const MacAddr& mac, uint64_t 
         ++counters_.mac_changes;
         out.push_back({.kind = NeighbourAction::Kind::changed, .key = it->first, .mac = mac});
     }
-    e.state = NeighbourState::reachable;
-    e.since_ms = now_ms;
+    set_state(it, NeighbourState::reachable, now_ms);
     e.requests = 0;
     schedule(it, now_ms + reachable_ms_);
 }
@@ -333,6 +355,49 @@ void NeighbourTable::ask(Entries::iterator it, uint64_t now_ms, std::vector<Neig
     schedule(it, now_ms + interval_ms_);
 }
 
+void NeighbourTable::drop(const NeighbourKey& key, PacketHandle packet, NeighbourDrop reason,
+                          std::vector<NeighbourAction>& out) {
+    count_drop(reason);
+    out.push_back(
+        {.kind = NeighbourAction::Kind::drop, .key = key, .packet = packet, .reason = reason});
+}
+
+bool NeighbourTable::make_room(uint16_t port, bool port_share, std::vector<NeighbourAction>& out) {
+    const auto n = per_port_.find(port);
+    const bool port_full = port_share && n != per_port_.end() && n->second >= max_per_port_;
+    if (!port_full && entries_.size() < max_neighbours_) return true;
+    // The least recently heard stale entry (of this port when the port has
+    // its share): one nobody asked for, which traffic resolves again if it
+    // needs it.
+    for (const auto& [since, key] : stale_) {
+        if (port_full && key.port != port) continue;
+        ++counters_.evicted;
+        const NeighbourKey victim = key;  // erase() takes the node `key` is in
+        erase(entries_.find(victim), NeighbourDrop::removed, out);
+        return true;
+    }
+    return false;
+}
+
+NeighbourTable::Entries::iterator NeighbourTable::insert(const NeighbourKey& key,
+                                                         NeighbourState state, uint64_t now_ms) {
+    const auto it = entries_.emplace(key, Entry{}).first;
+    ++per_port_[key.port];
+    it->second.state = NeighbourState::count;  // so that set_state counts it in
+    set_state(it, state, now_ms);
+    return it;
+}
+
+void NeighbourTable::set_state(Entries::iterator it, NeighbourState state, uint64_t since_ms) {
+    Entry& e = it->second;
+    if (e.state == NeighbourState::stale) stale_.erase({e.since_ms, it->first});
+    if (e.state == NeighbourState::incomplete) --resolving_;
+    e.state = state;
+    e.since_ms = since_ms;
+    if (state == NeighbourState::stale) stale_.insert({since_ms, it->first});
+    if (state == NeighbourState::incomplete) ++resolving_;
+}
+
 void NeighbourTable::count_drop(NeighbourDrop reason) {
     switch (reason) {
         case NeighbourDrop::queue_full:
@@ -340,6 +405,12 @@ void NeighbourTable::count_drop(NeighbourDrop reason) {
             break;
         case NeighbourDrop::table_full:
             ++counters_.table_full_drops;
+            break;
+        case NeighbourDrop::resolving_full:
+            ++counters_.resolving_full_drops;
+            break;
+        case NeighbourDrop::waiting_full:
+            ++counters_.waiting_full_drops;
             break;
         case NeighbourDrop::unresolved:
             ++counters_.unresolved_drops;

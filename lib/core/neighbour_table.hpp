@@ -38,7 +38,12 @@ bool operator<(const NeighbourKey& a, const NeighbourKey& b);
     X(queue_full,                                                                                \
       "the oldest packet waiting on its neighbour, pushed out by a newer one (every waiting "    \
       "packet when l3.neighbour_queue is 0)")                                                    \
-    X(table_full, "its neighbour was unknown and the table held l3.max_neighbours entries")      \
+    X(table_full,                                                                                \
+      "its neighbour was unknown and the table (l3.max_neighbours) or its port's share "         \
+      "(l3.max_neighbours_per_port) was full of entries none of which could be evicted")         \
+    X(resolving_full,                                                                            \
+      "its neighbour was unknown and l3.max_resolving neighbours were being resolved already")   \
+    X(waiting_full, "l3.max_waiting_packets packets were waiting for neighbours already")        \
     X(unresolved, "its neighbour did not answer l3.resolve_retries requests (ICMP unreachable)") \
     X(removed, "its neighbour was removed while it waited (an operator, or its port gone)")
 
@@ -56,6 +61,9 @@ const char* neighbour_drop_help(NeighbourDrop reason);
     X(incomplete, "resolving: requests sent, packets waiting")                             \
     X(reachable, "its MAC confirmed within l3.reachable_s")                                \
     X(probe, "older than l3.reachable_s and asked again by unicast; still used meanwhile") \
+    X(stale,                                                                               \
+      "learned from a sender that was not asked (an ARP request or NS for our address): "  \
+      "used, never probed, evicted first, removed after l3.reachable_s unless confirmed")  \
     X(permanent, "a [[neighbour]] from the config: never asked, never expires")
 
 enum class NeighbourState : uint8_t {
@@ -68,14 +76,17 @@ const char* neighbour_state_name(NeighbourState state);
 const char* neighbour_state_help(NeighbourState state);
 
 // Control path counters, X(name, unit, help); since start. For every packet
-// handed to resolve(): hits + queued + table_full_drops, and of the queued:
-// released + queue_drops + unresolved_drops + removed_drops + those waiting.
+// handed to resolve(): hits + queued + table_full_drops +
+// resolving_full_drops, and of the queued: released + queue_drops +
+// waiting_full_drops + unresolved_drops + removed_drops + those waiting.
 #define PMDFWD_NEIGHBOUR_COUNTERS(X)                                                          \
     X(hits, packets, "packets resolve() answered at once with a resolved neighbour's MAC")    \
     X(queued, packets, "packets that waited for their neighbour to resolve")                  \
     X(released, packets, "waiting packets sent when their neighbour resolved")                \
     X(queue_drops, packets, "waiting packets dropped: queue_full")                            \
     X(table_full_drops, packets, "packets dropped: table_full")                               \
+    X(resolving_full_drops, packets, "packets dropped: resolving_full")                       \
+    X(waiting_full_drops, packets, "packets dropped: waiting_full")                           \
     X(unresolved_drops, packets, "waiting packets dropped: unresolved")                       \
     X(removed_drops, packets, "waiting packets dropped: removed")                             \
     X(requests_sent, requests,                                                                \
@@ -85,8 +96,14 @@ const char* neighbour_state_help(NeighbourState state);
     X(expired, neighbours,                                                                    \
       "resolved neighbours removed after l3.resolve_retries unanswered probes")               \
     X(learned_unsolicited, neighbours,                                                        \
-      "neighbours made by a sender not asked for (an ARP request or NS for one of our "       \
+      "neighbours made stale by a sender not asked for (an ARP request or NS for one of our " \
       "addresses)")                                                                           \
+    X(not_learned, neighbours,                                                                \
+      "senders not asked for that got no entry: the table or their port's share full of "     \
+      "entries none of which could be evicted")                                               \
+    X(evicted, neighbours,                                                                    \
+      "stale neighbours removed, least recently heard first, to make room for another")       \
+    X(stale_expired, neighbours, "stale neighbours removed after l3.reachable_s unconfirmed") \
     X(mac_changes, neighbours, "resolved neighbours whose MAC changed")                       \
     X(removed, neighbours, "neighbours removed by remove() or remove_port()")                 \
     X(bogus_macs, messages,                                                                   \
@@ -130,6 +147,13 @@ struct NeighbourEntry {
     uint32_t requests = 0;  // sent in this resolution or probe round
 };
 
+// What an ARP or ND packet says about its sender, for learn().
+enum class NeighbourHeard : uint8_t {
+    other,           // a request for someone else, a gratuitous ARP, an unsolicited NA
+    request_for_us,  // an ARP request or NS for one of our addresses
+    answer,          // an ARP reply to our address, a solicited NA: what resolution waits for
+};
+
 // Every call appends its actions to `out` (never cleared here, so the caller
 // reuses one vector) and takes `now_ms` from one monotonic clock.
 class NeighbourTable {
@@ -140,19 +164,24 @@ class NeighbourTable {
     // A packet for this neighbour. A MAC: send it there now (the packet stays
     // the caller's, no action). None: the table took the packet; it waits,
     // or comes back in a drop action (queue_full, pushing out the oldest
-    // waiting one instead when the queue is full; table_full). A new
-    // neighbour is asked for at once (send_request).
+    // waiting one instead when the queue is full; waiting_full when
+    // l3.max_waiting_packets wait already; table_full, resolving_full). A
+    // new neighbour is asked for at once (send_request); a full table or
+    // port share makes room by evicting its least recently heard stale
+    // entry, so that senders nobody asked for never lock out one we need.
     std::optional<MacAddr> resolve(const NeighbourKey& key, PacketHandle packet, uint64_t now_ms,
                                    std::vector<NeighbourAction>& out);
 
     // An ARP packet or NS/NA carried the sender's MAC. A known neighbour
     // takes it (RFC 826's merge: whoever it was for) and is confirmed; one
-    // resolving sends its waiting packets, oldest first. An unknown one is
-    // made only when solicited_or_for_us (a request or NS for one of our
-    // addresses, a solicited NA) and there is room. Permanent ones are never
-    // changed.
-    void learn(const NeighbourKey& key, const MacAddr& mac, uint64_t now_ms,
-               bool solicited_or_for_us, std::vector<NeighbourAction>& out);
+    // resolving sends its waiting packets, oldest first. A stale one is
+    // confirmed only by an answer, and otherwise stays stale with the MAC.
+    // An unknown one is made stale, never probed (Linux's NUD_STALE), and
+    // only when it talked to us (request_for_us or answer), evicting the
+    // least recently heard stale entry (of its port, when the port has
+    // its share) if the table has no room. Permanent ones are never changed.
+    void learn(const NeighbourKey& key, const MacAddr& mac, uint64_t now_ms, NeighbourHeard heard,
+               std::vector<NeighbourAction>& out);
 
     // Retries, failures, probes and expiry that are due. Cost: the entries
     // due, not the table, so it may run every few milliseconds.
@@ -176,6 +205,8 @@ class NeighbourTable {
     std::vector<NeighbourEntry> list(uint64_t now_ms) const;
     size_t size() const { return entries_.size(); }
     uint64_t waiting() const { return waiting_; }  // packets, all neighbours
+    uint64_t waiting_peak() const { return waiting_peak_; }
+    size_t resolving() const { return resolving_; }  // incomplete entries
     const NeighbourCounters& counters() const { return counters_; }
 
   private:
@@ -207,8 +238,19 @@ class NeighbourTable {
                  std::vector<NeighbourAction>& out);
     void ask(Entries::iterator it, uint64_t now_ms, std::vector<NeighbourAction>& out);
     void count_drop(NeighbourDrop reason);
+    void drop(const NeighbourKey& key, PacketHandle packet, NeighbourDrop reason,
+              std::vector<NeighbourAction>& out);
+    // Room for one more entry on port (within its share if port_share):
+    // true, after evicting a stale entry if it had to.
+    bool make_room(uint16_t port, bool port_share, std::vector<NeighbourAction>& out);
+    Entries::iterator insert(const NeighbourKey& key, NeighbourState state, uint64_t now_ms);
+    // Moves it in or out of the stale list as its state says.
+    void set_state(Entries::iterator it, NeighbourState state, uint64_t since_ms);
 
     uint32_t max_neighbours_;
+    uint32_t max_per_port_;
+    uint32_t max_resolving_;
+    uint64_t max_waiting_;
     uint32_t queue_len_;
     uint32_t retries_;
     uint64_t interval_ms_;
@@ -216,7 +258,12 @@ class NeighbourTable {
     Entries entries_;
     // (due_ms, key) of every entry with a timer: tick() visits the front.
     std::set<std::pair<uint64_t, NeighbourKey>> timers_;
+    // (since_ms, key) of every stale entry: the front is evicted first.
+    std::set<std::pair<uint64_t, NeighbourKey>> stale_;
+    std::map<uint16_t, uint32_t> per_port_;  // entries of each port
+    size_t resolving_ = 0;
     uint64_t waiting_ = 0;
+    uint64_t waiting_peak_ = 0;
     NeighbourCounters counters_;
 };
 

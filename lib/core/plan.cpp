@@ -8,6 +8,7 @@
 #include "eal_args.hpp"
 #include "l3_config_check.hpp"
 #include "lcore_list.hpp"
+#include "memory_plan.hpp"
 #include "pmd_quirks.hpp"
 
 namespace pmdfwd {
@@ -187,13 +188,15 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
     for (const auto& w : plan.workers) {
         const auto& rx = cfg.ports[w.rx_port];
         unsigned tx_desc = w.tx_port == kNoPort ? 0 : cfg.ports[size_t(w.tx_port)].tx_desc;
-        // l3: a TX ring on every routed port, and its ring to the control
-        // path plus as many packets again waiting there for neighbours.
+        // l3: a TX ring on every routed port, its ring to the control path,
+        // and the packets the control path holds for neighbours being
+        // resolved, which may all be this worker's (l3.max_waiting_packets
+        // bounds them across every neighbour).
         unsigned punt = 0;
         if (cfg.forward.mode == ForwardMode::l3) {
             for (size_t p = 0; p < w.l3_tx_queue.size(); ++p)
                 if (w.l3_tx_queue[p] >= 0) tx_desc += cfg.ports[p].tx_desc;
-            punt = 2 * cfg.l3.punt_ring;
+            punt = cfg.l3.punt_ring + cfg.l3.max_waiting_packets;
         }
         const unsigned handoff = w.handoff_to == kNoWorker ? 0 : cfg.forward.handoff_ring;
         const unsigned caches = handoff && plan.pool_model == PoolModel::per_worker_stock ? 5 : 3;
@@ -202,9 +205,11 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
         const std::string why =
             "rx_desc " + std::to_string(rx.rx_desc) + " + tx_desc " + std::to_string(tx_desc) +
             (handoff ? " + handoff_ring " + std::to_string(handoff) : "") +
-            (punt ? " + 2 x l3.punt_ring " + std::to_string(cfg.l3.punt_ring) : "") + " + burst " +
-            std::to_string(cfg.forward.burst) + " + " + std::to_string(caches) + " x cache " +
-            std::to_string(cfg.pool.cache);
+            (punt ? " + l3.punt_ring " + std::to_string(cfg.l3.punt_ring) +
+                        " + l3.max_waiting_packets " + std::to_string(cfg.l3.max_waiting_packets)
+                  : "") +
+            " + burst " + std::to_string(cfg.forward.burst) + " + " + std::to_string(caches) +
+            " x cache " + std::to_string(cfg.pool.cache);
         if (shared) {
             shared_need += need;
             shared_why += (shared_why.empty() ? "" : ", ") +
@@ -425,6 +430,7 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
 
     if (auto e = check_poll_modes(cfg, limits, plan)) return *e;
     if (auto e = check_pool_size(cfg, plan)) return *e;
+    if (auto e = check_memory_fits(cfg, plan)) return *e;
     return plan;
 }
 

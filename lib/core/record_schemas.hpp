@@ -254,6 +254,12 @@ inline constexpr Field kRouterFields[] = {
     {"neighbours", Unit::none, Kind::gauge, "neighbours known or being resolved"},
     {"next_hops", Unit::none, Kind::gauge,
      "next-hop entries in use, those waiting for the workers' quiescent state included"},
+    {"neighbours_resolving", Unit::none, Kind::gauge,
+     "neighbours being resolved (incomplete), at most l3.max_resolving"},
+    {"waiting", Unit::packets, Kind::gauge,
+     "packets held for neighbours being resolved, at most l3.max_waiting_packets"},
+    {"waiting_peak", Unit::packets, Kind::gauge,
+     "the most packets held for neighbours at once since start"},
     PMDFWD_ROUTER_COUNTERS(PMDFWD_COUNTER_FIELD)
 #define PMDFWD_NEIGHBOUR_FIELD(name, unit, help) \
     Field{"neighbour_" #name, neighbour_counter_unit(#unit), Kind::counter, help},

@@ -164,6 +164,9 @@ Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
     r.set(kRouterRecord.at("routes"), sizes.routes);
     r.set(kRouterRecord.at("neighbours"), sizes.neighbours);
     r.set(kRouterRecord.at("next_hops"), sizes.next_hops);
+    r.set(kRouterRecord.at("neighbours_resolving"), sizes.neighbours_resolving);
+    r.set(kRouterRecord.at("waiting"), sizes.waiting);
+    r.set(kRouterRecord.at("waiting_peak"), sizes.waiting_peak);
 #define PMDFWD_ROUTER_SET(name, unit, help) r.set(kRouterRecord.at(#name), c.name);
     PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_SET)
 #undef PMDFWD_ROUTER_SET

@@ -63,6 +63,7 @@ void add_recycle_pool(Record& r, unsigned owner_lcore, const RecycleLevels& l,
 // neighbour table's counters.
 struct RouterTableSizes {
     uint64_t routes = 0, neighbours = 0, next_hops = 0;
+    uint64_t neighbours_resolving = 0, waiting = 0, waiting_peak = 0;
 };
 Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
                      const NeighbourCounters& n);

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <variant>
 
 #include "arp_packet.hpp"
 #include "icmp_packet.hpp"
@@ -17,6 +18,7 @@
 #include "l3_forward.hpp"
 #include "l3_header.hpp"
 #include "nd_packet.hpp"
+#include "route_rules.hpp"
 
 namespace pmdfwd {
 
@@ -97,6 +99,7 @@ Result<std::unique_ptr<Router>> Router::create(const Config& cfg, std::vector<Ro
 
 Status Router::build(unsigned workers, int socket, const std::string& name) {
     port_of_id_.assign(RTE_MAX_ETHPORTS, -1);
+    for (const RouterPort& p : ports_) routed_ports_.push_back({p.name, p.addresses});
     for (size_t p = 0; p < ports_.size(); ++p) port_of_id_[ports_[p].port_id] = int(p);
     auto tables = RouterTables::create(name, cfg_.l3, workers, socket);
     if (!tables) return tables.error();
@@ -240,39 +243,23 @@ const IpAddress* Router::address_on(int port, IpFamily family, const IpAddress* 
     return first;
 }
 
+// The config's rules (route_rules.cpp), then what only the running table
+// knows: a neighbour's host route is the neighbour's.
 Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
                          const std::string& port_name) {
-    if (prefix.host_bits_set())
-        return make_error("'" + prefix.to_string() + "' has host bits set; the prefix is '" +
-                          prefix.network().to_string() + "'");
     std::lock_guard lock(mutex_);
     int port = -1;
     for (size_t i = 0; i < ports_.size(); ++i)
         if (ports_[i].name == port_name) port = int(i);
     if (!port_name.empty() && port < 0) return make_error("no port '" + port_name + "'");
-    if (via) {
-        if (via->family != prefix.address.family)
-            return make_error("via '" + via->to_string() + "' is not of the prefix's family");
-        const RibRoute* connected = nullptr;
-        for (const auto& [k, r] : rib_)
-            if (r.origin == Origin::connected && contains(r.prefix, *via) &&
-                (port < 0 || r.port == port))
-                connected = &r;
-        if (!connected)
-            return make_error("via '" + via->to_string() + "' is on no connected subnet" +
-                              (port >= 0 ? " of port '" + port_name + "'" : std::string()));
-        port = connected->port;
-    } else if (port < 0 || !address_on(port, prefix.address.family, nullptr)) {
-        return make_error("a route without via needs a port with an address of its family");
-    }
+    const auto verdict = check_route(prefix, via, port, routed_ports_);
+    if (const auto* problem = std::get_if<RouteProblem>(&verdict))
+        return make_error(problem->message);
+    port = std::get<RouteTarget>(verdict).port;
     const auto it = rib_.find(prefix.to_string());
     if (it != rib_.end() && it->second.origin != Origin::static_route &&
         it->second.origin != Origin::runtime)
-        return make_error("'" + prefix.to_string() + "' is " +
-                          (it->second.origin == Origin::local ? "one of the router's addresses"
-                           : it->second.origin == Origin::neighbour
-                               ? "a resolved neighbour's host route"
-                               : "a connected subnet"));
+        return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second));
     return install({prefix, Origin::runtime, via, port});
 }
 
@@ -281,11 +268,32 @@ Status Router::delete_route(const IpPrefix& prefix) {
     const auto it = rib_.find(prefix.to_string());
     if (it == rib_.end()) return make_error("no route " + prefix.to_string());
     if (it->second.origin != Origin::static_route && it->second.origin != Origin::runtime)
-        return make_error("'" + prefix.to_string() + "' is a connected subnet or local address " +
-                          "of a port; it goes with the port's address");
+        return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second) +
+                          (it->second.origin == Origin::neighbour
+                               ? "; it goes when the neighbour does"
+                               : "; it goes with the port's address"));
     if (auto st = tables_->delete_route(prefix); !st) return st;
     rib_.erase(it);
     return Ok{};
+}
+
+// What a route the operator may not change is, in words.
+std::string Router::describe_origin(const RibRoute& r) const {
+    const std::string port = r.port >= 0 ? " of port '" + ports_[size_t(r.port)].name + "'" : "";
+    switch (r.origin) {
+        case Origin::connected:
+            return "the connected subnet" + port;
+        case Origin::local:
+            return "one of the router's own addresses" + port +
+                   " (an address, or its subnet's network or broadcast address)";
+        case Origin::neighbour:
+            return "the host route of neighbour " + (r.via ? r.via->to_string() : "?") + port +
+                   ", learned by ARP or neighbour discovery";
+        case Origin::static_route:
+        case Origin::runtime:
+            break;
+    }
+    return "a static or added route";
 }
 
 std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) const {
@@ -321,7 +329,9 @@ RouterCounters Router::counters() const {
 
 RouterTableSizes Router::sizes() const {
     std::lock_guard lock(mutex_);
-    return {rib_.size(), neighbours_.size(), tables_->in_use()};
+    return {rib_.size(),           neighbours_.size(),
+            tables_->in_use(),     neighbours_.resolving(),
+            neighbours_.waiting(), neighbours_.waiting_peak()};
 }
 
 NeighbourCounters Router::neighbour_counters() const {
@@ -371,6 +381,35 @@ void Router::poll(uint64_t now) {
     neighbours_.tick(now, actions_);
     apply(actions_);
     tables_->reclaim();
+    log_neighbour_pressure(now);
+}
+
+// A full neighbour table is what a host spoofing ARP or ND, or sending to
+// unused addresses, brings about: the operator hears of it, at most every
+// kPressureLogPeriodMs, with what it cost since the last time.
+void Router::log_neighbour_pressure(uint64_t now) {
+    constexpr uint64_t kPressureLogPeriodMs = 10000;
+    const NeighbourCounters& c = neighbours_.counters();
+    const NeighbourCounters& was = pressure_logged_;
+    const auto pressure = [](const NeighbourCounters& n) {
+        return n.evicted + n.not_learned + n.table_full_drops + n.resolving_full_drops +
+               n.waiting_full_drops;
+    };
+    if (pressure(c) == pressure(was) ||
+        (pressure_logged_ms_ && now < pressure_logged_ms_ + kPressureLogPeriodMs))
+        return;
+    spdlog::warn(
+        "l3: neighbour table under pressure: {} entries (l3.max_neighbours {}), {} resolving "
+        "(l3.max_resolving {}), {} packets waiting (l3.max_waiting_packets {}); since the last "
+        "report {} stale entries evicted, {} senders not learned, packets dropped: {} "
+        "table_full, {} resolving_full, {} waiting_full",
+        neighbours_.size(), cfg_.l3.max_neighbours, neighbours_.resolving(), cfg_.l3.max_resolving,
+        neighbours_.waiting(), cfg_.l3.max_waiting_packets, c.evicted - was.evicted,
+        c.not_learned - was.not_learned, c.table_full_drops - was.table_full_drops,
+        c.resolving_full_drops - was.resolving_full_drops,
+        c.waiting_full_drops - was.waiting_full_drops);
+    pressure_logged_ = c;
+    pressure_logged_ms_ = now;
 }
 
 void Router::handle(rte_mbuf* m, uint64_t now) {
@@ -419,8 +458,13 @@ void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
             return rte_pktmbuf_free(m);
         }
         const IpAddress sender = v4_address(a.packet.sender_ip);
+        // A reply to our address answers our request; anything else for us
+        // only says the sender is there, which anyone may claim.
+        const NeighbourHeard heard = !for_us                       ? NeighbourHeard::other
+                                     : a.packet.op == ArpOp::reply ? NeighbourHeard::answer
+                                                                   : NeighbourHeard::request_for_us;
         if (on_link(port, sender))
-            neighbours_.learn({uint16_t(port), sender}, a.packet.sender_mac, now, for_us, actions_);
+            neighbours_.learn({uint16_t(port), sender}, a.packet.sender_mac, now, heard, actions_);
         if (for_us && a.packet.op == ArpOp::request) {
             if (rte_mbuf* reply = alloc_frame()) {
                 const size_t len = build_arp_reply(
@@ -446,7 +490,9 @@ void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
     const bool for_us = ours && *ours == msg.target;
     if (msg.type == NdType::solicitation) {
         if (msg.link_layer && on_link(port, msg.src))
-            neighbours_.learn({uint16_t(port), msg.src}, *msg.link_layer, now, for_us, actions_);
+            neighbours_.learn({uint16_t(port), msg.src}, *msg.link_layer, now,
+                              for_us ? NeighbourHeard::request_for_us : NeighbourHeard::other,
+                              actions_);
         if (for_us) {
             MacAddr frame_src;
             std::memcpy(frame_src.bytes.data(), frame.data() + 6, 6);
@@ -462,7 +508,8 @@ void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
             counters_.nd_ignored++;
         }
     } else if (msg.link_layer && on_link(port, msg.target)) {
-        neighbours_.learn({uint16_t(port), msg.target}, *msg.link_layer, now, msg.solicited_flag,
+        neighbours_.learn({uint16_t(port), msg.target}, *msg.link_layer, now,
+                          msg.solicited_flag ? NeighbourHeard::answer : NeighbourHeard::other,
                           actions_);
     }
     rte_pktmbuf_free(m);

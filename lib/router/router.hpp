@@ -22,6 +22,7 @@
 #include "error.hpp"
 #include "icmp_packet.hpp"
 #include "neighbour_table.hpp"
+#include "route_rules.hpp"
 #include "route_tables.hpp"
 #include "router_counters.hpp"
 #include "stats_records.hpp"
@@ -105,6 +106,7 @@ class Router {
     bool on_link(int port, const IpAddress& address) const;
     int port_index_of(uint16_t port_id) const;
     const IpAddress* address_on(int port, IpFamily family, const IpAddress* near) const;
+    std::string describe_origin(const RibRoute& r) const;
 
     void run();
     void handle(rte_mbuf* m, uint64_t now_ms);
@@ -113,6 +115,7 @@ class Router {
     void handle_unresolved(rte_mbuf* m, uint64_t now_ms);
     void send_icmp_error(rte_mbuf* m, int port, IcmpError error);
     void apply(std::vector<NeighbourAction>& actions);
+    void log_neighbour_pressure(uint64_t now_ms);
     void neighbour_installed(const NeighbourKey& key, const MacAddr& mac);
     void neighbour_removed(const NeighbourKey& key);
     void send_request(const NeighbourKey& key, std::optional<MacAddr> unicast);
@@ -122,7 +125,8 @@ class Router {
 
     const Config& cfg_;
     std::vector<RouterPort> ports_;
-    std::vector<int> port_of_id_;  // DPDK port id -> config port index
+    std::vector<RoutedPort> routed_ports_;  // ports_ as route_rules sees them
+    std::vector<int> port_of_id_;           // DPDK port id -> config port index
     std::unique_ptr<RouterTables> tables_;
     std::vector<rte_ring*> punt_rings_;
     rte_mempool* pool_ = nullptr;         // the control path's own frames
@@ -136,6 +140,8 @@ class Router {
     std::vector<NeighbourAction> actions_;
     TokenBucket icmp_bucket_;
     RouterCounters counters_;
+    NeighbourCounters pressure_logged_;  // the neighbour counters when last logged
+    uint64_t pressure_logged_ms_ = 0;
 
     std::thread thread_;
     std::atomic<bool> stop_{false};

@@ -123,4 +123,13 @@ TEST_CASE("command line: a missing, unknown or bad word is a usage error", "[com
     CHECK(message({"watch", "-i", "0.001"}).find("0.01 to 3600") != std::string::npos);
     CHECK(message({"watch", "-c", "-1"}).find("whole number") != std::string::npos);
     CHECK(message({"stats", "--histogram"}) != "(parsed)");  // another command's option
+    // A comma would split one value into two of the request's parameters.
+    CHECK(message({"route", "add", "10.9.0.0/16", "--via", "10.61.1.2,b"})
+              .find("'10.61.1.2,b' holds a comma") != std::string::npos);
+    CHECK(message({"route", "add", "10.9.0.0/16,x"}).find("holds a comma") != std::string::npos);
+    CHECK(message({"route", "add", "10.9.0.0/16", "--port", "a b"}).find("space") !=
+          std::string::npos);
+    CHECK(message({"route", "del", "::/0,1"}).find("holds a comma") != std::string::npos);
+    CHECK(message({"route", "add", "10.9.0.0/16", "--via", "10.61.1.2", "--port", "wan"}) ==
+          "(parsed)");
 }

@@ -167,7 +167,7 @@ TEST_CASE("l3 config: each refusal names its line, column and key", "[l3][config
           "23:7 route[0].via: '10.2.0.9' is on no connected subnet of port 'a', so it cannot be "
           "reached; a next hop must be a neighbour on a port's subnet");
     CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.2.0.1\"\n") ==
-          "23:7 route[0].via: '10.2.0.1' is one of this router's own addresses");
+          "23:7 route[0].via: '10.2.0.1' is one of this router's own addresses (port 'b')");
     CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"2001:db8:1::9\"\n") ==
           "23:7 route[0].via: '2001:db8:1::9' is not IPv4, as the prefix is");
     CHECK(refusal("[[route]]\nprefix = \"10.2.0.0/24\"\nvia = \"10.1.0.9\"\n") ==
@@ -185,9 +185,10 @@ TEST_CASE("l3 config: each refusal names its line, column and key", "[l3][config
     CHECK(refusal("[[neighbour]]\naddress = \"10.2.0.9\"\nmac = \"02:00:00:00:00:01\"\nport = "
                   "\"a\"\n") ==
           "22:11 neighbour[0].address: '10.2.0.9' is on no subnet of port 'a'");
-    CHECK(refusal("[[neighbour]]\naddress = \"10.1.0.1\"\nmac = \"02:00:00:00:00:01\"\nport = "
-                  "\"a\"\n") ==
-          "22:11 neighbour[0].address: '10.1.0.1' is one of this router's own addresses");
+    CHECK(
+        refusal("[[neighbour]]\naddress = \"10.1.0.1\"\nmac = \"02:00:00:00:00:01\"\nport = "
+                "\"a\"\n") ==
+        "22:11 neighbour[0].address: '10.1.0.1' is one of this router's own addresses (port 'a')");
     CHECK(refusal("[[neighbour]]\naddress = \"10.1.0.7\"\nmac = \"02:00:00:00:00:01\"\nport = "
                   "\"a\"\n[[neighbour]]\naddress = \"10.1.0.7\"\nmac = \"02:00:00:00:00:02\"\nport "
                   "= \"a\"\n") ==

@@ -1,6 +1,7 @@
 // The router's neighbour table on a fake clock: resolution, waiting queues,
 // retries, probes, expiry, static entries, the bounds, and a random run that
 // holds every packet to account.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <map>
@@ -89,7 +90,8 @@ Actions run(F&& call) {
 // A table whose neighbour k resolved to m at now_ms.
 void make_reachable(NeighbourTable& t, const NeighbourKey& k, MacAddr m, uint64_t now_ms) {
     Actions out;
-    t.learn(k, m, now_ms, true, out);
+    t.learn(k, m, now_ms, NeighbourHeard::request_for_us, out);
+    t.learn(k, m, now_ms, NeighbourHeard::answer, out);
     REQUIRE(t.mac_of(k) == m);
 }
 
@@ -117,7 +119,7 @@ TEST_CASE("neighbour: resolve, then learn sends the waiting packets in order", "
     CHECK(rows[0].waiting == 3);
     CHECK(rows[0].requests == 1);
 
-    t.learn(k, mac(7), 500, false, out);
+    t.learn(k, mac(7), 500, NeighbourHeard::other, out);
     CHECK(out == Actions{installed(k, mac(7)), transmit(k, mac(7), 1), transmit(k, mac(7), 2),
                          transmit(k, mac(7), 3)});
     out.clear();
@@ -168,7 +170,7 @@ TEST_CASE("neighbour: a full queue drops its oldest packet", "[neighbour]") {
         out.clear();
         want = {installed(k, mac(1))};
         for (const uintptr_t p : c.sent) want.push_back(transmit(k, mac(1), p));
-        t.learn(k, mac(1), 10, true, out);
+        t.learn(k, mac(1), 10, NeighbourHeard::answer, out);
         CHECK(out == want);
         CHECK(t.counters().queued == 6);
         CHECK(t.counters().queue_drops == c.dropped.size());
@@ -284,7 +286,7 @@ TEST_CASE("neighbour: a reply renews the entry", "[neighbour]") {
     const auto k = key(0, "10.0.0.7");
     make_reachable(t, k, mac(3), 0);
     Actions out;
-    t.learn(k, mac(3), 20000, false, out);  // the same MAC: nothing to reprogram
+    t.learn(k, mac(3), 20000, NeighbourHeard::other, out);  // the same MAC: nothing to reprogram
     CHECK(out.empty());
     t.tick(30000, out);
     CHECK(out.empty());
@@ -297,7 +299,7 @@ TEST_CASE("neighbour: a reply renews the entry", "[neighbour]") {
     t.tick(51000, out);
     CHECK(out == Actions{probe(k, mac(3))});
     out.clear();
-    t.learn(k, mac(3), 51500, true, out);
+    t.learn(k, mac(3), 51500, NeighbourHeard::answer, out);
     CHECK(out.empty());
     const auto row = t.list(51500).at(0);
     CHECK(row.state == NeighbourState::reachable);
@@ -314,7 +316,7 @@ TEST_CASE("neighbour: a changed MAC is reported", "[neighbour]") {
     const auto k = key(1, "fe80::1");
     make_reachable(t, k, mac(1), 0);
     Actions out;
-    t.learn(k, mac(2), 100, false, out);
+    t.learn(k, mac(2), 100, NeighbourHeard::other, out);
     CHECK(out == Actions{changed(k, mac(2))});
     out.clear();
     CHECK(t.resolve(k, pkt(1), 101, out) == mac(2));
@@ -323,7 +325,7 @@ TEST_CASE("neighbour: a changed MAC is reported", "[neighbour]") {
     t.tick(30100, out);
     CHECK(out == Actions{probe(k, mac(2))});
     out.clear();
-    t.learn(k, mac(9), 30200, true, out);
+    t.learn(k, mac(9), 30200, NeighbourHeard::answer, out);
     CHECK(out == Actions{changed(k, mac(9))});
     CHECK(t.counters().mac_changes == 2);
     CHECK(t.mac_of(k) == mac(9));
@@ -336,8 +338,8 @@ TEST_CASE("neighbour: static entries never change nor expire", "[neighbour]") {
     REQUIRE(t.add_static(k, mac(5), 0, out).ok());
     CHECK(out == Actions{installed(k, mac(5))});
     out.clear();
-    t.learn(k, mac(6), 10, true, out);
-    t.learn(k, mac(6), 20, false, out);
+    t.learn(k, mac(6), 10, NeighbourHeard::answer, out);
+    t.learn(k, mac(6), 20, NeighbourHeard::other, out);
     t.tick(uint64_t(1) << 40, out);  // centuries
     CHECK(out.empty());
     CHECK(t.resolve(k, pkt(1), 30, out) == mac(5));
@@ -389,8 +391,8 @@ TEST_CASE("neighbour: MACs no neighbour has are refused", "[neighbour]") {
     out.clear();
     for (const MacAddr& m : bad) {
         INFO(m.to_string());
-        t.learn(k, m, 1, true, out);
-        t.learn(key(0, "10.0.0.3"), m, 1, true, out);
+        t.learn(k, m, 1, NeighbourHeard::answer, out);
+        t.learn(key(0, "10.0.0.3"), m, 1, NeighbourHeard::answer, out);
         CHECK(out.empty());
         const Status s = t.add_static(key(0, "10.0.0.4"), m, 1, out);
         REQUIRE_FALSE(s.ok());
@@ -405,10 +407,11 @@ TEST_CASE("neighbour: an unknown sender is learned only when it talked to us", "
     NeighbourTable t(l3());
     const auto k = key(0, "10.0.0.9");
     Actions out;
-    t.learn(k, mac(9), 0, false, out);  // an ARP request for someone else, a gratuitous ARP
+    t.learn(k, mac(9), 0, NeighbourHeard::other,
+            out);  // an ARP request for someone else, a gratuitous ARP
     CHECK(out.empty());
     CHECK(t.size() == 0);
-    t.learn(k, mac(9), 0, true, out);
+    t.learn(k, mac(9), 0, NeighbourHeard::answer, out);
     CHECK(out == Actions{installed(k, mac(9))});
     CHECK(t.counters().learned_unsolicited == 1);
     CHECK(t.counters().resolved == 0);
@@ -418,7 +421,7 @@ TEST_CASE("neighbour: an unknown sender is learned only when it talked to us", "
     out.clear();
     t.resolve(asked, pkt(1), 0, out);
     out.clear();
-    t.learn(asked, mac(10), 5, false, out);
+    t.learn(asked, mac(10), 5, NeighbourHeard::other, out);
     CHECK(out == Actions{installed(asked, mac(10)), transmit(asked, mac(10), 1)});
     CHECK(t.counters().learned_unsolicited == 1);
     CHECK(t.counters().resolved == 1);
@@ -431,14 +434,14 @@ TEST_CASE("neighbour: at most max_neighbours entries", "[neighbour]") {
     Actions out;
     REQUIRE(t.add_static(a, mac(1), 0, out).ok());
     t.resolve(b, pkt(1), 0, out);
-    t.learn(c, mac(3), 0, true, out);
+    make_reachable(t, c, mac(3), 0);  // confirmed: not evicted for another
     CHECK(t.size() == 3);
     out.clear();
 
     CHECK_FALSE(t.resolve(d, pkt(2), 1, out));
     CHECK(out == Actions{drop(d, 2, NeighbourDrop::table_full)});
     out.clear();
-    t.learn(d, mac(4), 1, true, out);
+    t.learn(d, mac(4), 1, NeighbourHeard::answer, out);
     CHECK(out.empty());
     const Status s = t.add_static(d, mac(4), 1, out);
     REQUIRE_FALSE(s.ok());
@@ -474,10 +477,10 @@ TEST_CASE("neighbour: IPv4 and IPv6 keys on one port, one address on two ports",
     out.clear();
     CHECK(t.size() == 3);
 
-    t.learn(v4, mac(4), 1, true, out);
+    t.learn(v4, mac(4), 1, NeighbourHeard::answer, out);
     CHECK(out == Actions{installed(v4, mac(4)), transmit(v4, mac(4), 1)});
     out.clear();
-    t.learn(v6, mac(6), 2, true, out);
+    t.learn(v6, mac(6), 2, NeighbourHeard::answer, out);
     CHECK(out == Actions{installed(v6, mac(6)), transmit(v6, mac(6), 2)});
     CHECK(t.mac_of(v4) == mac(4));
     CHECK(t.mac_of(v6) == mac(6));
@@ -550,6 +553,8 @@ TEST_CASE("neighbour: every packet is sent, dropped or still waiting", "[neighbo
         std::map<NeighbourKey, MacAddr> forwarding;  // what installed/changed/removed built
         uint64_t handed_in = 0, given_back = 0, now = 0;
         uintptr_t next_packet = 1;
+        const NeighbourHeard heard[] = {NeighbourHeard::other, NeighbourHeard::request_for_us,
+                                        NeighbourHeard::answer};
         Actions out;
         for (int step = 0; step < 20000; ++step) {
             now += rng() % 40;
@@ -577,7 +582,7 @@ TEST_CASE("neighbour: every packet is sent, dropped or still waiting", "[neighbo
                     // Answers come in spells, so that between them neighbours
                     // fail and expire.
                     if ((step / 2000) % 2 == 0)
-                        t.learn(k, mac(uint8_t(1 + rng() % 3)), now, rng() % 2 == 0, out);
+                        t.learn(k, mac(uint8_t(1 + rng() % 3)), now, heard[rng() % 3], out);
                     break;
                 case 6:
                     if (rng() % 8 == 0) t.remove(k, out);
@@ -639,8 +644,9 @@ TEST_CASE("neighbour: every packet is sent, dropped or still waiting", "[neighbo
         CHECK(listed_waiting == t.waiting());
 
         const NeighbourCounters& c = t.counters();
-        CHECK(c.hits + c.queued + c.table_full_drops == handed_in);
-        CHECK(c.released + c.queue_drops + c.unresolved_drops + c.removed_drops + t.waiting() ==
+        CHECK(c.hits + c.queued + c.table_full_drops + c.resolving_full_drops == handed_in);
+        CHECK(c.released + c.queue_drops + c.waiting_full_drops + c.unresolved_drops +
+                  c.removed_drops + t.waiting() ==
               c.queued);
         // The run went everywhere it should.
         CHECK(c.hits > 0);
@@ -655,4 +661,178 @@ TEST_CASE("neighbour: every packet is sent, dropped or still waiting", "[neighbo
         CHECK(c.table_full_drops > 0);
         CHECK(c.mac_changes > 0);
     }
+}
+
+namespace {
+
+// 10.0.<n / 250>.<1 + n % 250> on port 0's made-up senders.
+NeighbourKey made_up(uint16_t port, unsigned n) {
+    const std::string a = "10." + std::to_string(port) + "." + std::to_string(n / 250) + "." +
+                          std::to_string(1 + n % 250);
+    return key(port, a.c_str());
+}
+
+size_t entries_of(const NeighbourTable& t, uint16_t port) {
+    size_t n = 0;
+    for (const NeighbourEntry& e : t.list(0)) n += e.key.port == port;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("neighbour: a flood of ARP/NS from made-up senders locks out no neighbour we need",
+          "[neighbour]") {
+    L3Config c = l3(4, 3, 1000, 300, 64);  // a port's share: 48 of 64
+    NeighbourTable t(c);
+    Actions out;
+    // 4300 requests for our address, as one host sent them: each sender is
+    // new, each is learned stale and pushes out the oldest of its port.
+    for (unsigned n = 0; n < 4300; ++n)
+        t.learn(made_up(0, n), mac(uint8_t(1 + n % 200)), n / 10, NeighbourHeard::request_for_us,
+                out);
+    CHECK(t.size() == 48);
+    CHECK(entries_of(t, 0) == 48);
+    CHECK(t.counters().learned_unsolicited == 4300);
+    CHECK(t.counters().evicted == 4300 - 48);
+    for (const NeighbourEntry& e : t.list(430)) CHECK(e.state == NeighbourState::stale);
+    out.clear();
+
+    // A new host on the same port, one on another, in both families: each
+    // is asked for at once and resolves with its answer.
+    const NeighbourKey wanted[] = {key(0, "10.0.200.1"), key(1, "10.1.0.2"), key(0, "2001:db8::2"),
+                                   key(1, "2001:db8:1::2")};
+    uintptr_t p = 1;
+    for (const NeighbourKey& k : wanted) {
+        INFO(k.address.to_string() << " on port " << k.port);
+        out.clear();
+        CHECK_FALSE(t.resolve(k, pkt(p), 500, out));
+        CHECK(out.back() == request(k));
+        out.clear();
+        t.learn(k, mac(250), 501, NeighbourHeard::answer, out);
+        CHECK(out == Actions{installed(k, mac(250)), transmit(k, mac(250), p)});
+        ++p;
+    }
+    CHECK(t.counters().table_full_drops == 0);
+    CHECK(entries_of(t, 0) == 48);
+
+    // The flood goes on: it pushes out its own entries, never the ones we
+    // asked for.
+    for (unsigned n = 5000; n < 6000; ++n)
+        t.learn(made_up(0, n), mac(1), 600, NeighbourHeard::request_for_us, out);
+    for (const NeighbourKey& k : wanted) CHECK(t.mac_of(k) == mac(250));
+
+    // Nobody asked for the made-up senders: reachable_s later they go, and
+    // not one probe was sent to them.
+    out.clear();
+    t.tick(600 + 300 * 1000, out);
+    for (const NeighbourAction& a : out) {
+        CHECK(a.kind != Kind::send_request);
+        if (a.kind == Kind::send_probe) {
+            const bool is_wanted =
+                std::find(std::begin(wanted), std::end(wanted), a.key) != std::end(wanted);
+            CHECK(is_wanted);
+        }
+    }
+    CHECK(t.counters().stale_expired == 46);
+    CHECK(t.size() == 4);
+}
+
+TEST_CASE("neighbour: a stale entry is confirmed by an answer only", "[neighbour]") {
+    NeighbourTable t(l3(4, 3, 1000, 30));
+    const auto k = key(0, "10.0.0.5");
+    Actions out;
+    t.learn(k, mac(1), 0, NeighbourHeard::request_for_us, out);
+    CHECK(out == Actions{installed(k, mac(1))});
+    out.clear();
+    // Another request: the MAC it claims now, still stale, heard later.
+    t.learn(k, mac(2), 10000, NeighbourHeard::request_for_us, out);
+    CHECK(out == Actions{changed(k, mac(2))});
+    CHECK(t.list(10000)[0].state == NeighbourState::stale);
+    out.clear();
+    t.tick(30000, out);  // 30 s after the first, 20 s after the last: kept
+    CHECK(out.empty());
+    t.learn(k, mac(2), 35000, NeighbourHeard::answer, out);
+    CHECK(out.empty());
+    CHECK(t.list(35000)[0].state == NeighbourState::reachable);
+    // Reachable ones are probed when reachable_s is up.
+    t.tick(65000, out);
+    CHECK(out == Actions{probe(k, mac(2))});
+}
+
+TEST_CASE("neighbour: at most max_resolving neighbours resolve at once", "[neighbour]") {
+    L3Config c = l3(4, 3, 1000, 30, 64);
+    c.max_resolving = 4;
+    NeighbourTable t(c);
+    Actions out;
+    size_t requests = 0;
+    for (unsigned n = 0; n < 10; ++n) t.resolve(made_up(0, n), pkt(n + 1), 0, out);
+    for (const NeighbourAction& a : out) requests += a.kind == Kind::send_request;
+    CHECK(requests == 4);
+    CHECK(t.resolving() == 4);
+    CHECK(t.counters().resolving_full_drops == 6);
+    CHECK(out.back() == drop(made_up(0, 9), 10, NeighbourDrop::resolving_full));
+    // One answered: room for another.
+    out.clear();
+    t.learn(made_up(0, 0), mac(1), 5, NeighbourHeard::answer, out);
+    CHECK(t.resolving() == 3);
+    out.clear();
+    t.resolve(made_up(0, 20), pkt(21), 6, out);
+    CHECK(out == Actions{request(made_up(0, 20))});
+    // Given up ones free theirs too.
+    out.clear();
+    for (uint64_t now = 1000; now <= 10000; now += 1000) t.tick(now, out);
+    CHECK(t.resolving() == 0);
+}
+
+TEST_CASE("neighbour: at most max_waiting_packets wait, over every neighbour", "[neighbour]") {
+    L3Config c = l3(4, 3, 1000, 30, 64);
+    c.max_waiting_packets = 10;
+    NeighbourTable t(c);
+    Actions out;
+    uintptr_t p = 1;
+    for (unsigned n = 0; n < 5; ++n)
+        for (int i = 0; i < 4; ++i) t.resolve(made_up(0, n), pkt(p++), 0, out);
+    CHECK(t.waiting() == 10);
+    CHECK(t.waiting_peak() == 10);
+    CHECK(t.counters().waiting_full_drops == 10);
+    CHECK(t.counters().queued == 20);
+    // A full queue still swaps its oldest for the newest: the total holds.
+    out.clear();
+    t.resolve(made_up(0, 0), pkt(p), 1, out);
+    CHECK(out == Actions{drop(made_up(0, 0), 1, NeighbourDrop::queue_full)});
+    CHECK(t.waiting() == 10);
+    // Released packets make room again.
+    out.clear();
+    t.learn(made_up(0, 0), mac(1), 2, NeighbourHeard::answer, out);
+    CHECK(t.waiting() == 6);
+    CHECK(t.waiting_peak() == 10);
+}
+
+TEST_CASE("neighbour: a port's share leaves the other ports room", "[neighbour]") {
+    L3Config c = l3(4, 3, 1000, 30, 16);
+    c.max_neighbours_per_port = 8;
+    NeighbourTable t(c);
+    Actions out;
+    // Port 0 resolves 8 neighbours it needs: its share.
+    for (unsigned n = 0; n < 8; ++n) {
+        t.resolve(made_up(0, n), pkt(n + 1), 0, out);
+        t.learn(made_up(0, n), mac(1), 1, NeighbourHeard::answer, out);
+    }
+    out.clear();
+    // Past its share nothing of port 0 fits: none is stale.
+    CHECK_FALSE(t.resolve(made_up(0, 100), pkt(100), 2, out));
+    CHECK(out == Actions{drop(made_up(0, 100), 100, NeighbourDrop::table_full)});
+    t.learn(made_up(0, 101), mac(1), 2, NeighbourHeard::request_for_us, out);
+    CHECK(t.counters().not_learned == 1);
+    // Port 1 has the rest; its flood pushes out its own stale entries only.
+    for (unsigned n = 0; n < 100; ++n)
+        t.learn(made_up(1, n), mac(2), 3, NeighbourHeard::request_for_us, out);
+    CHECK(entries_of(t, 0) == 8);
+    CHECK(entries_of(t, 1) == 8);
+    // A [[neighbour]] is not held to the share: it evicts a stale entry.
+    out.clear();
+    REQUIRE(t.add_static(made_up(0, 200), mac(3), 4, out).ok());
+    CHECK(entries_of(t, 0) == 9);
+    CHECK(t.size() == 16);
+    CHECK(t.counters().evicted == 93);
 }

@@ -16,6 +16,7 @@
 #include "file_check.hpp"
 #include "hugepage_files.hpp"
 #include "lcore_list.hpp"
+#include "memory_plan.hpp"
 #include "plan.hpp"
 #include "system_check.hpp"
 #include "temp_dir.hpp"
@@ -724,4 +725,58 @@ TEST_CASE("system: the facts read from this machine are plausible", "[plan][syst
     CHECK_FALSE(f.cpus.empty());
     CHECK(std::is_sorted(f.cpus.begin(), f.cpus.end()));
     CHECK(f.memory_bytes > (uint64_t(64) << 20));
+}
+
+TEST_CASE("plan: --check adds up the EAL memory and refuses what memory_mb cannot hold",
+          "[plan][memory]") {
+    Config cfg = cross();
+    // Two pools of 8192 mbufs; without hugepages each mbuf (2368 bytes with
+    // its headers) takes a 4 KiB page of its own, as /eal/heap_info shows:
+    // 67 MiB with rings and caches.
+    CHECK(memory_line(cfg, plan_ok(cfg)) ==
+          "memory: about 83 MiB of eal.memory_mb 512 (pools: 2 x 8192 mbufs (pool.mbufs) of 2176 "
+          "bytes (pool.data_room) 67 MiB, EAL's own and small pools 16 MiB)");
+    // With 2 MiB hugepages 885 fit a page.
+    cfg.eal.hugepages = true;
+    CHECK(memory_line(cfg, plan_ok(cfg)).find("of 2176 bytes (pool.data_room) 43 MiB") !=
+          std::string::npos);
+    cfg.eal.hugepages = false;
+    cfg.eal.memory_mb = 96;
+    plan_ok(cfg);
+    // Past it: the error is at the key that takes the most.
+    cfg.pool.mbufs = 16384;
+    cfg.pool.mbufs_loc = {15, 9};
+    CHECK(refusal(cfg).rfind("plan.toml:15:9 pool.mbufs: the plan needs about ", 0) == 0);
+    CHECK(refusal(cfg).find("MiB of EAL memory (pools: 2 x 16384 mbufs (pool.mbufs) of 2176 bytes "
+                            "(pool.data_room) 131 MiB, ") != std::string::npos);
+    CHECK(refusal(cfg).find("and eal.memory_mb is 96; raise eal.memory_mb or lower pool.mbufs") !=
+          std::string::npos);
+    cfg.pool.mbufs = 8192;
+    cfg.pool.data_room = 65535;
+    cfg.pool.data_room_loc = {16, 13};
+    CHECK(refusal(cfg).rfind("plan.toml:16:13 pool.data_room: ", 0) == 0);
+    // Not in the file: at eal.memory_mb, where the fix goes.
+    cfg.pool.data_room_loc = {};
+    cfg.eal.memory_mb_loc = {3, 13};
+    CHECK(refusal(cfg).rfind("plan.toml:3:13 eal.memory_mb: ", 0) == 0);
+}
+
+TEST_CASE("plan: router mode's tables count by l3.max_routes", "[plan][memory]") {
+    L3Config l3;
+    const auto table_mib = [&](uint32_t max_routes) {
+        Config cfg = cross();
+        cfg.forward.mode = ForwardMode::l3;
+        cfg.forward.pairs.clear();
+        cfg.l3.max_routes = max_routes;
+        Plan plan;
+        plan.workers.resize(2);
+        for (const MemoryPart& p : plan_memory(cfg, plan))
+            if (p.key == "l3.max_routes") return p.bytes >> 20;
+        return uint64_t(0);
+    };
+    // rte_lpm 64 + 32 MiB, rte_fib6 32 + 16 MiB, rules and rib nodes.
+    CHECK(table_mib(l3.max_routes) >= 150);
+    CHECK(table_mib(l3.max_routes) <= 160);
+    // 16 million routes: rte_lpm's rules (128 MiB) and rte_fib6's nodes.
+    CHECK(table_mib(1 << 24) > 3000);
 }
