@@ -217,6 +217,7 @@ struct RouterRig {
         w->router = router->view();
         w->punt = router->punt_ring(id);
         w->rcu_id = id;
+        w->l3_own_mac = own_mac_key(macs[rx_port].bytes.data());
         set_icmp_budget(*w, cfg.l3.icmp_rate_limit, cfg.l3.icmp_rate_burst, rte_get_tsc_hz());
         for (size_t p = 0; p < 3; ++p) {
             w->l3_tx[p] = {ports[p].id, uint16_t(id), nullptr};
@@ -240,9 +241,11 @@ struct RouterRig {
         return m;
     }
 
-    // One call of the worker's burst function on these frames.
+    // One call of the worker's burst function on these frames, as the
+    // worker of in_port would make it (that port's MAC is its own).
     BurstOutcome route(const std::vector<Bytes>& frames, size_t in_port = kA, unsigned worker = 0) {
         REQUIRE(frames.size() <= kMaxBurst);
+        workers[worker]->l3_own_mac = own_mac_key(macs[in_port].bytes.data());
         rte_mbuf* pkts[kMaxBurst];
         for (size_t i = 0; i < frames.size(); ++i) pkts[i] = mbuf(frames[i], in_port);
         return forward_burst<ForwardMode::l3>(*workers[worker], pkts, uint16_t(frames.size()));
