@@ -326,6 +326,11 @@ inline void lookup_v4(const RouterView& r, uint32_t* addresses, uint32_t* next_h
 
 constexpr Classified kPlainV4{Step::lookup_v4, false, 14, DropReason::count};
 
+inline bool is_plain_v4(const Classified& c) {
+    return c.step == Step::lookup_v4 && !c.ttl_expired && c.l3_offset == kEtherHeaderLen &&
+           c.drop == DropReason::count;
+}
+
 // A chunk of nothing but plain IPv4 (every packet untagged, 20-byte header,
 // TTL > 1, checksum right: the usual case): packet i is lookup i. While
 // each next hop forwards within its port's limit, the packets are rewritten
@@ -386,13 +391,17 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
             v4[n4++] = rte_be_to_cpu_32(dst);
             return;
         }
-        slow |= uint64_t(1) << i;
         c[i] = classify_rest(w, m, f, cksum_good, pc);
         if (c[i].step == Step::lookup_v4) {
             uint32_t dst;
             std::memcpy(&dst, f + c[i].l3_offset + 16, 4);
             v4[n4++] = rte_be_to_cpu_32(dst);
-        } else if (c[i].step == Step::lookup_v6) {
+            // Routed as a plain one would be (a source the filter could not
+            // rule out, options): the chunk may still take the plain pass.
+            if (is_plain_v4(c[i])) return;
+        }
+        slow |= uint64_t(1) << i;
+        if (c[i].step == Step::lookup_v6) {
             std::memcpy(v6[n6++], f + c[i].l3_offset + 24, 16);
         }
     };
