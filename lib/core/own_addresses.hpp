@@ -33,14 +33,16 @@ struct FirstByteTable {
 };
 inline constexpr FirstByteTable kFirstByte{};
 
-// A 512-bit filter over the router's own addresses (and its IPv4 subnets'
-// network and broadcast addresses): a source whose bit is clear is none of
-// them, so the plain path pays a multiply and a bit test; a set bit sends
-// the packet to the exact check. The key is the address's last four bytes
-// as they lie in memory (no byte swap on the plain path).
-constexpr unsigned kSourceFilterBits = 512;
-inline uint32_t source_filter_bit(uint32_t last4_as_loaded) {
-    // Fibonacci hashing: the top 9 bits of the product.
+// A 512-entry filter over the router's own addresses (and its IPv4
+// subnets' network and broadcast addresses): a source whose entry is 0 is
+// none of them, so the plain path pays a multiply, a shift and a byte
+// compare (a byte an entry, not a bit: three instructions fewer than a bit
+// test, for 448 more bytes); a set entry sends the packet to the exact
+// check. The key is the address's last four bytes as they lie in memory
+// (no byte swap on the plain path).
+constexpr unsigned kSourceFilterEntries = 512;
+inline uint32_t source_filter_index(uint32_t last4_as_loaded) {
+    // Fibonacci hashing: the top 9 bits of the product, 0 .. 511.
     return (last4_as_loaded * 0x9e3779b1u) >> 23;
 }
 inline uint32_t last4_of(const uint8_t* address_end) {
@@ -66,10 +68,9 @@ class OwnAddresses {
 
     // The plain path's filter: true when `last4` might be one of ours.
     bool may_be_own_source(uint32_t last4_as_loaded) const {
-        const uint32_t bit = source_filter_bit(last4_as_loaded);
-        return (filter_[bit >> 6] >> (bit & 63)) & 1;
+        return filter_[source_filter_index(last4_as_loaded)] != 0;
     }
-    const uint64_t* filter() const { return filter_.data(); }
+    const uint8_t* filter() const { return filter_.data(); }
 
     // ip: the IPv4 header (20 bytes at least).
     AddressVerdict ipv4_source(const uint8_t* ip) const;
@@ -86,7 +87,7 @@ class OwnAddresses {
   private:
     void add_to_filter(const uint8_t* address_end);
 
-    std::array<uint64_t, kSourceFilterBits / 64> filter_{};
+    std::array<uint8_t, kSourceFilterEntries> filter_{};
     std::vector<uint32_t> own_v4_;    // host order
     std::vector<uint32_t> edges_v4_;  // subnets' network and broadcast addresses, host order
     std::vector<std::array<uint8_t, 16>> own_v6_;

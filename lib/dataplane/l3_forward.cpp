@@ -48,7 +48,7 @@ struct Classified {
 // a chunk: the rx port's MAC and the filter of the router's own addresses.
 struct PlainChecks {
     uint64_t own_mac;
-    const uint64_t* source_filter;
+    const uint8_t* source_filter;
 };
 
 // The destination MAC is the port's own: one 8-byte load (the frame has
@@ -62,9 +62,8 @@ inline bool to_own_mac(const uint8_t* f, uint64_t own_mac) {
 
 // A source the filter says might be one of the router's own (or its
 // subnets' edges): the exact check is the slow path's.
-inline bool maybe_own_source(const uint8_t* address_end, const uint64_t* filter) {
-    const uint32_t bit = source_filter_bit(last4_of(address_end));
-    return (filter[bit >> 6] >> (bit & 63)) & 1;
+inline bool maybe_own_source(const uint8_t* address_end, const uint8_t* filter) {
+    return filter[source_filter_index(last4_of(address_end))] != 0;
 }
 
 // An untagged IPv4 packet with a 20-byte header, TTL > 1 and a good

@@ -128,7 +128,7 @@ TEST_CASE("own addresses: the filter never rules out one of ours, and rules out 
         CHECK(own.may_be_own_source(last4_of(ip(a).bytes.data() + 4)));
     }
     CHECK(own.may_be_own_source(last4_of(ip("2001:db8:1::1").bytes.data() + 16)));
-    // Five addresses in 512 bits: about one source in a hundred is looked at closer.
+    // Five addresses in 512 entries: about one source in a hundred is looked at closer.
     unsigned hits = 0;
     for (uint32_t host = 0; host < 65536; ++host) {
         IpAddress a = ip("10.200.0.0");
