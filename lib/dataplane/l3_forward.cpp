@@ -244,8 +244,8 @@ void drop_with_error(const WorkerContext& w, rte_mbuf* m, bool v6, DropReason wh
 
 // To a route of the router's own: the control path's, unless the address
 // is a subnet's network or broadcast address (installed as the router's
-// so that none is forwarded: RFC 1812 5.3.5.2) or the packet may not reach
-// the router (ci.drop). No ICMP error about either.
+// so that none is forwarded: RFC 1812 5.3.5.2), which no host answers for:
+// dropped, no ICMP error about it (RFC 1122 3.2.2).
 void to_us(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pkt, Outputs& o,
            BurstOutcome& out) {
     if (v4_pkt) {

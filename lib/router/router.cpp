@@ -74,13 +74,14 @@ std::optional<IpAddress> destination_of(const rte_mbuf* m) {
     return std::nullopt;
 }
 
-}  // namespace
-
-static std::vector<IpPrefix> all_addresses(const std::vector<RouterPort>& ports) {
+// Every port's interface addresses, for the workers' address checks.
+std::vector<IpPrefix> all_addresses(const std::vector<RouterPort>& ports) {
     std::vector<IpPrefix> all;
     for (const auto& p : ports) all.insert(all.end(), p.addresses.begin(), p.addresses.end());
     return all;
 }
+
+}  // namespace
 
 Router::Router(const Config& cfg, std::vector<RouterPort> ports)
     : cfg_(cfg), ports_(std::move(ports)), own_(all_addresses(ports_)), neighbours_(cfg.l3) {
@@ -522,9 +523,9 @@ void Router::handle_unresolved(rte_mbuf* m, uint64_t now) {
 }
 
 // The ICMP error about m, from our address on the port it came in by, back
-// to the hop it came from; m stays the caller's.
-// Every error not sent is counted by why: vetoed, unsendable, rate
-// limited, no buffer (and the workers count theirs: icmp_errors_gated,
+// to the hop it came from; m stays the caller's. Every error not sent is
+// counted by why: vetoed, unsendable, rate limited (a bucket per port and
+// family), no buffer; the workers count theirs (icmp_errors_gated,
 // icmp_errors_punt_full).
 void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
     const auto frame = frame_of(m);
