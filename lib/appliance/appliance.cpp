@@ -261,6 +261,7 @@ Status Appliance::wire_workers() {
             w->router = router_->view();
             w->punt = router_->punt_ring(wp.id);
             w->rcu_id = wp.id;
+            w->l3_own_mac = own_mac_key(ports_[wp.rx_port].port->mac().bytes.data());
             set_icmp_budget(*w, cfg_.l3.icmp_rate_limit, cfg_.l3.icmp_rate_burst, rte_get_tsc_hz());
             for (size_t p = 0; p < wp.l3_tx_queue.size(); ++p) {
                 if (wp.l3_tx_queue[p] < 0) continue;

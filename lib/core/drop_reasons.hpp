@@ -27,7 +27,22 @@ namespace pmdfwd {
     X(not_ip, "l3: neither IPv4, IPv6, ARP nor neighbour discovery (or a second VLAN tag)")      \
     X(punt_full,                                                                                 \
       "l3: the ring to the control path was full (ARP, ND, to this router), or half full for a " \
-      "packet waiting for its neighbour (the rest is kept for the answer)")
+      "packet waiting for its neighbour (the rest is kept for the answer)")                      \
+    X(not_our_mac,                                                                               \
+      "l3: to another host's Ethernet address, or to a broadcast or multicast one and not ARP "  \
+      "or neighbour discovery (the port is promiscuous; such frames are not the router's)")      \
+    X(bad_source,                                                                                \
+      "l3: from an address no routed packet comes from: 0/8, 127/8, multicast, class E, "        \
+      "255.255.255.255, a connected subnet's network or broadcast address, one of the "          \
+      "router's own; IPv6 ::, ::1, IPv4-mapped, multicast, or link-local leaving its link")      \
+    X(bad_destination,                                                                           \
+      "l3: to an address the router forwards nothing to and answers for no host: 0/8, 127/8, "   \
+      "multicast, class E, 255.255.255.255, a connected subnet's network or broadcast address "  \
+      "(no directed broadcast); IPv6 ::, ::1, multicast, or link-local off its link; never an "  \
+      "ICMP error")                                                                              \
+    X(bad_option,                                                                                \
+      "l3: an IPv4 option of length under 2 or running past the header (ICMP parameter "         \
+      "problem goes back, RFC 1812 5.2.2)")
 
 enum class DropReason : unsigned {
 #define PMDFWD_DROP_ENUM(name, help) name,

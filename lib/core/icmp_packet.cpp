@@ -214,7 +214,11 @@ IcmpErrorVeto ipv6_address_veto(const uint8_t* ip, bool link_group) {
 Invoking examine(std::span<const uint8_t> frame, bool to_subnet_broadcast) {
     Invoking inv;
     const L3Header h = parse_l3_header(frame, uint32_t(frame.size()), false);
-    if (h.verdict == L3Verdict::bad_header || h.verdict == L3Verdict::not_ip) return inv;
+    // A malformed IPv4 option is what a parameter problem is about; the
+    // rest of that header was read and is sound.
+    const bool bad_option = h.verdict == L3Verdict::bad_header && h.bad == L3BadHeader::bad_option;
+    if ((h.verdict == L3Verdict::bad_header && !bad_option) || h.verdict == L3Verdict::not_ip)
+        return inv;
     if (h.ethertype != kEtherTypeIpv4 && h.ethertype != kEtherTypeIpv6) return inv;  // ARP
     inv.v6 = h.ethertype == kEtherTypeIpv6;
     inv.ip = frame.data() + h.l3_offset;
@@ -271,7 +275,7 @@ IcmpErrorVeto may_send_icmp_error(std::span<const uint8_t> invoking_frame,
 
 size_t build_icmp_error(std::span<uint8_t> out, IcmpError error,
                         std::span<const uint8_t> invoking_frame, const IpAddress& router_ip,
-                        const EtherPort& port, const MacAddr& next_hop_mac) {
+                        const EtherPort& port, const MacAddr& next_hop_mac, uint32_t pointer) {
     if (error >= IcmpError::count) return 0;
     const Invoking inv = examine(invoking_frame, false);
     if (inv.veto != IcmpErrorVeto::none) return 0;
@@ -305,6 +309,7 @@ size_t build_icmp_error(std::span<uint8_t> out, IcmpError error,
         ipv4_store_checksum(ip, kIpv4Len);
         icmp[0] = tc.type4;
         icmp[1] = tc.code4;
+        if (error == IcmpError::parameter_problem) icmp[4] = uint8_t(pointer);
         store_be16(icmp + 2, icmp_checksum({icmp, icmp_len}));
     } else {
         ip[0] = 0x60;
@@ -315,6 +320,7 @@ size_t build_icmp_error(std::span<uint8_t> out, IcmpError error,
         std::memcpy(ip + 24, inv.ip + 8, 16);
         icmp[0] = tc.type6;
         icmp[1] = tc.code6;
+        if (error == IcmpError::parameter_problem) store_be32(icmp + 4, pointer);
         const std::span<const uint8_t, 16> src(ip + 8, 16), dst(ip + 24, 16);
         store_be16(icmp + 2, icmpv6_checksum(src, dst, {icmp, icmp_len}));
     }

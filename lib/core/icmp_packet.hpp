@@ -66,12 +66,13 @@ EchoReply make_echo_reply_in_place(std::span<uint8_t> frame,
 
 // The errors a router sends: name, IPv4 type and code, ICMPv6 type and code,
 // and what it says.
-#define PMDFWD_ICMP_ERRORS(X)                                                     \
-    X(time_exceeded, 11, 0, 3, 0, "the TTL or hop limit ran out in transit")      \
-    X(net_unreachable, 3, 0, 1, 0, "no route to the destination")                 \
-    X(host_unreachable, 3, 1, 1, 3,                                               \
-      "the destination's neighbour did not answer (ICMPv6: address unreachable)") \
-    X(port_unreachable, 3, 3, 1, 4, "to one of our addresses, on a port nothing listens on")
+#define PMDFWD_ICMP_ERRORS(X)                                                                \
+    X(time_exceeded, 11, 0, 3, 0, "the TTL or hop limit ran out in transit")                 \
+    X(net_unreachable, 3, 0, 1, 0, "no route to the destination")                            \
+    X(host_unreachable, 3, 1, 1, 3,                                                          \
+      "the destination's neighbour did not answer (ICMPv6: address unreachable)")            \
+    X(port_unreachable, 3, 3, 1, 4, "to one of our addresses, on a port nothing listens on") \
+    X(parameter_problem, 12, 0, 4, 0, "a malformed header field (the pointer says where)")
 
 enum class IcmpError : uint8_t {
 #define PMDFWD_ICMP_ENUM(name, type4, code4, type6, code6, help) name,
@@ -126,9 +127,11 @@ IcmpErrorVeto may_send_icmp_error(std::span<const uint8_t> invoking_frame,
 // kIcmpv4ErrorMaxLen or kIcmpv6ErrorMaxLen. Returns the frame's length, or 0
 // (nothing written) when out is too short, router_ip's family is not the
 // packet's, or may_send_icmp_error vetoes it: the caller asks that first, to
-// count why and to say whether it was to a subnet broadcast.
+// count why and to say whether it was to a subnet broadcast. pointer:
+// parameter_problem's, the offending octet's offset from the start of the
+// invoking IP header (ipv4_option_problem); 0 for the other errors.
 size_t build_icmp_error(std::span<uint8_t> out, IcmpError error,
                         std::span<const uint8_t> invoking_frame, const IpAddress& router_ip,
-                        const EtherPort& port, const MacAddr& next_hop_mac);
+                        const EtherPort& port, const MacAddr& next_hop_mac, uint32_t pointer = 0);
 
 }  // namespace pmdfwd

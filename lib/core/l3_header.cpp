@@ -34,6 +34,8 @@ L3Header parse_ipv4(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
     if (total_len < header_len || total_len > carried) return bad(h, L3BadHeader::bad_length);
     if (!checksum_verified && ipv4_header_checksum(ip, header_len) != 0)
         return bad(h, L3BadHeader::bad_checksum);
+    if (header_len > kIpv4MinLen && ipv4_option_problem(ip, header_len) != 0)
+        return bad(h, L3BadHeader::bad_option);
     // Fragments go on as they are: a router does not reassemble.
     h.verdict = ip[8] <= 1 ? L3Verdict::ttl_expired : L3Verdict::forward_v4;
     return h;
@@ -61,6 +63,24 @@ L3Header parse_ipv6(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
 }
 
 }  // namespace
+
+size_t ipv4_option_problem(const uint8_t* ip, size_t header_len) {
+    constexpr uint8_t kEndOfList = 0, kNoOperation = 1;
+    size_t at = kIpv4MinLen;
+    while (at < header_len) {
+        const uint8_t type = ip[at];
+        if (type == kEndOfList) return 0;
+        if (type == kNoOperation) {
+            ++at;
+            continue;
+        }
+        if (at + 1 >= header_len) return at;
+        const size_t len = ip[at + 1];
+        if (len < 2 || len > header_len - at) return at + 1;
+        at += len;
+    }
+    return 0;
+}
 
 const char* l3_verdict_name(L3Verdict verdict) {
     switch (verdict) {

@@ -29,7 +29,8 @@ namespace pmdfwd {
     X(bad_version, "the IP version is not the one the ethertype names")                           \
     X(bad_ihl, "IPv4 header length under 5 words")                                                \
     X(bad_length, "the IP length is under its header's or over what the frame carries")           \
-    X(bad_checksum, "the IPv4 header checksum is wrong")
+    X(bad_checksum, "the IPv4 header checksum is wrong")                                          \
+    X(bad_option, "an IPv4 option of length under 2 or running past the header")
 
 enum class L3Verdict : uint8_t {
 #define PMDFWD_L3_ENUM(name, help) name,
@@ -66,6 +67,13 @@ struct L3Header {
 // (a segment longer than it counts as pkt_len bytes). Every header looked at
 // must lie in the first segment. checksum_verified: the port's rx offload has
 // already checked the IPv4 header checksum, so it is not summed again.
+// The offset, from the start of the IPv4 header, of the first octet of a
+// malformed option (a length under 2, or one that runs past the header: the
+// length octet; a type without room for its length: the type), which an
+// ICMP parameter problem points at; 0 when the options are well formed.
+// header_len: IHL * 4, at most what ip holds.
+size_t ipv4_option_problem(const uint8_t* ip, size_t header_len);
+
 L3Header parse_l3_header(std::span<const uint8_t> first_segment, uint32_t pkt_len,
                          bool checksum_verified);
 

@@ -45,6 +45,12 @@ class Counter {
     X(punted, packets,                                                                           \
       "l3: packets handed to the control path: ARP, ND, to this router, or waiting for a "       \
       "neighbour")                                                                               \
+    X(icmp_errors_gated, packets,                                                                \
+      "l3: drops owed an ICMP error that the worker's own gate "                                 \
+      "(l3.icmp_rate_limit, per family) kept from the control path: no error sent")              \
+    X(icmp_errors_punt_full, packets,                                                            \
+      "l3: drops owed an ICMP error that the full punt ring did not take: no "                   \
+      "error sent")                                                                              \
     X(polls, polls, "loop iterations: rx_burst calls on its queue")                              \
     X(empty_polls, polls, "polls that returned no packet and found no handoff waiting")          \
     X(busy_tsc, cycles, "TSC cycles of polls that found work")                                   \

@@ -22,6 +22,10 @@ struct BurstOutcome {
     uint64_t handoff_out = 0;
     uint64_t handoff_in = 0;
     uint64_t punted = 0;  // l3: handed to the control path
+    // l3: drops whose ICMP error the worker's gate or the full punt ring
+    // suppressed (counted here, since the control path never sees them).
+    uint64_t icmp_errors_gated = 0;
+    uint64_t icmp_errors_punt_full = 0;
     std::array<uint64_t, kDropReasonCount> drops{};
 };
 

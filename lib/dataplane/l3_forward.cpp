@@ -1,7 +1,8 @@
 // Router mode's burst path (see l3_forward.hpp). Runs on worker lcores: no
 // locks, no allocation; the tables are read under RCU (the loop reports its
 // quiescent state between bursts). Drops: no_route, ttl_expired, bad_header,
-// not_ip, oversize, punt_full, and those of transmit.
+// not_ip, oversize, punt_full, not_our_mac, bad_source, bad_destination,
+// bad_option, and those of transmit.
 #include "l3_forward.hpp"
 
 #include <rte_byteorder.h>
@@ -17,6 +18,7 @@
 
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
+#include "own_addresses.hpp"
 
 namespace pmdfwd {
 
@@ -36,12 +38,40 @@ struct Classified {
     Step step;
     bool ttl_expired;    // look up first: TTL 1 to our own address is still ours
     uint16_t l3_offset;  // 14, or 18 behind a VLAN tag
-    DropReason drop;     // Step::drop
+    // Step::drop: why. A lookup: count, or the reason it is dropped by
+    // unless the route says it is ours (an IPv6 link-local address, which
+    // may talk to the router but never leaves its link).
+    DropReason drop;
 };
+
+// What the plain paths compare every packet with, held in registers over
+// a chunk: the rx port's MAC and the filter of the router's own addresses.
+struct PlainChecks {
+    uint64_t own_mac;
+    const uint8_t* source_filter;
+};
+
+// The destination MAC is the port's own: one 8-byte load (the frame has
+// 34 bytes at least) and a compare of its first six.
+inline bool to_own_mac(const uint8_t* f, uint64_t own_mac) {
+    uint64_t head;
+    std::memcpy(&head, f, 8);
+    constexpr bool kLittle = std::endian::native == std::endian::little;
+    return (kLittle ? (head ^ own_mac) << 16 : (head ^ own_mac) >> 16) == 0;
+}
+
+// A source the filter says might be one of the router's own (or its
+// subnets' edges): the exact check is the slow path's.
+inline bool maybe_own_source(const uint8_t* address_end, const uint8_t* filter) {
+    return filter[source_filter_index(last4_of(address_end))] != 0;
+}
 
 // An untagged IPv4 packet with a 20-byte header, TTL > 1 and a good
 // checksum: nearly all traffic, told apart without leaving this function.
-inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, bool cksum_good) {
+// Also to the port's own MAC, from and to no martian address, and from an
+// address the filter rules out as the router's own.
+inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, bool cksum_good,
+                       const PlainChecks& pc) {
     if (seg_len < 34) return false;
     // EtherType 0x0800 and version 4 with IHL 5 in one compare.
     constexpr bool kLittle = std::endian::native == std::endian::little;
@@ -55,50 +85,92 @@ inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, boo
     // 20 <= total length and 14 + total length <= pkt_len, in one unsigned
     // compare (seg_len >= 34 above, so pkt_len - 34 does not wrap).
     if (uint32_t(rte_be_to_cpu_16(total)) - 20 > pkt_len - 34) return false;
+    if (!to_own_mac(f, pc.own_mac)) return false;
+    // Source and destination first octets in one table: two loads, one test.
+    if ((kFirstByte.flags[f[26]] | kFirstByte.flags[f[30]]) & kV4Martian) return false;
+    if (maybe_own_source(f + 30, pc.source_filter)) return false;
     return cksum_good || ipv4_header20_checksum_ok(f + 14);
 }
 
 // An untagged IPv6 packet with hop limit > 1 that is not ICMPv6 (which may
 // be neighbour discovery, the control path's): routed without the slow path.
-inline bool plain_ipv6(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len) {
+// Also to the port's own MAC, with neither address :: or ::1-like,
+// link-local or multicast, from an address the filter rules out as ours.
+inline bool plain_ipv6(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len,
+                       const PlainChecks& pc) {
     if (seg_len < 54) return false;
     uint16_t type;
     std::memcpy(&type, f + 12, 2);
     if (type != rte_cpu_to_be_16(0x86dd) || (f[14] >> 4) != 6 || f[14 + 6] == 58 || f[14 + 7] <= 1)
         return false;
+    if (!to_own_mac(f, pc.own_mac)) return false;
+    if ((kFirstByte.flags[f[22]] | kFirstByte.flags[f[38]]) & kV6Suspect) return false;
+    if (maybe_own_source(f + 38, pc.source_filter)) return false;
     const uint32_t payload = uint32_t(f[18]) << 8 | f[19];
     return payload + 54 <= pkt_len;
 }
 
-// Everything but plain IPv4 and IPv6: tags, options, ND, bad headers. Out
-// of line, so that the plain cases stay compact.
-__attribute__((noinline)) Classified classify_slow(const rte_mbuf* m, const uint8_t* f,
-                                                   bool cksum_good) {
+// A routable packet's addresses (RFC 1812 5.3.7, RFC 4291 2.5.6): a
+// martian or own source, a martian destination, or a link-local address
+// that may only reach the router itself.
+Classified check_addresses(const OwnAddresses& own, const uint8_t* ip, Classified c) {
+    auto drop = [&](DropReason why) { return Classified{Step::drop, false, c.l3_offset, why}; };
+    if (c.step == Step::lookup_v4) {
+        if (own.ipv4_source(ip) != AddressVerdict::ok) return drop(DropReason::bad_source);
+        if (own.ipv4_destination(ip) != AddressVerdict::ok)
+            return drop(DropReason::bad_destination);
+        return c;
+    }
+    const AddressVerdict src = own.ipv6_source(ip), dst = own.ipv6_destination(ip);
+    if (src == AddressVerdict::martian || src == AddressVerdict::own)
+        return drop(DropReason::bad_source);
+    if (dst == AddressVerdict::martian) return drop(DropReason::bad_destination);
+    if (src == AddressVerdict::link_local) c.drop = DropReason::bad_source;
+    if (dst == AddressVerdict::link_local) c.drop = DropReason::bad_destination;
+    return c;
+}
+
+// Everything but plain IPv4 and IPv6: tags, options, ND, bad headers,
+// frames to other MACs, suspect addresses. Out of line, so that the plain
+// cases stay compact.
+__attribute__((noinline)) Classified classify_slow(const WorkerContext& w, const rte_mbuf* m,
+                                                   const uint8_t* f, bool cksum_good) {
     const L3Header h =
         parse_l3_header(std::span<const uint8_t>(f, m->data_len), m->pkt_len, cksum_good);
+    // Only ARP and ND come by a group address; nothing to another host's.
+    // A runt has no whole MAC to look at: bad_header.
+    if (h.l3_offset != 0 && !to_own_mac(f, w.l3_own_mac)) {
+        const bool group = (f[0] & 1) != 0;
+        if (!(group && h.verdict == L3Verdict::control))
+            return {Step::drop, false, h.l3_offset, DropReason::not_our_mac};
+    }
+    Classified c{Step::drop, false, h.l3_offset, DropReason::count};
     switch (h.verdict) {
         case L3Verdict::forward_v4:
-            return {Step::lookup_v4, false, h.l3_offset, DropReason::count};
         case L3Verdict::forward_v6:
-            return {Step::lookup_v6, false, h.l3_offset, DropReason::count};
         case L3Verdict::ttl_expired:
-            return {h.ethertype == 0x0800 ? Step::lookup_v4 : Step::lookup_v6, true, h.l3_offset,
-                    DropReason::count};
+            c.step = h.ethertype == 0x0800 ? Step::lookup_v4 : Step::lookup_v6;
+            c.ttl_expired = h.verdict == L3Verdict::ttl_expired;
+            return check_addresses(*w.router.own, f + h.l3_offset, c);
         case L3Verdict::control:
-            return {Step::punt, false, h.l3_offset, DropReason::count};
+            c.step = Step::punt;
+            return c;
         case L3Verdict::not_ip:
-            return {Step::drop, false, h.l3_offset, DropReason::not_ip};
+            c.drop = DropReason::not_ip;
+            return c;
         case L3Verdict::bad_header:
             break;
     }
-    return {Step::drop, false, h.l3_offset, DropReason::bad_header};
+    c.drop = h.bad == L3BadHeader::bad_option ? DropReason::bad_option : DropReason::bad_header;
+    return c;
 }
 
 // Anything but plain IPv4, which route_chunk tells apart itself.
-inline Classified classify_rest(const rte_mbuf* m, const uint8_t* f, bool cksum_good) {
-    if (plain_ipv6(f, m->data_len, m->pkt_len))
+inline Classified classify_rest(const WorkerContext& w, const rte_mbuf* m, const uint8_t* f,
+                                bool cksum_good, const PlainChecks& pc) {
+    if (plain_ipv6(f, m->data_len, m->pkt_len, pc))
         return {Step::lookup_v6, false, 14, DropReason::count};
-    return classify_slow(m, f, cksum_good);
+    return classify_slow(w, m, f, cksum_good);
 }
 
 inline bool rx_checksum_good(const rte_mbuf* m) {
@@ -107,11 +179,13 @@ inline bool rx_checksum_good(const rte_mbuf* m) {
 
 // ICMP errors are the control path's to send, at l3.icmp_rate_limit; a
 // worker passes it at most that many a second too (GCRA on the TSC, read
-// only here), so a flood of unroutable packets costs the ring nothing.
-bool may_punt_error(const WorkerContext& w) {
+// only here), so a flood of unroutable packets costs the ring nothing. One
+// gate per family (and per worker, so per rx port): a flood of one does
+// not starve the other's errors.
+bool may_punt_error(const WorkerContext& w, bool v6) {
     if (w.icmp_interval_tsc == 0) return false;
     const uint64_t now = rte_rdtsc();
-    uint64_t& tat = w.icmp_tat;
+    uint64_t& tat = w.icmp_tat[v6];
     const uint64_t earliest = tat > w.icmp_burst_tsc ? tat - w.icmp_burst_tsc : 0;
     if (now < earliest) return false;
     tat = (tat > now ? tat : now) + w.icmp_interval_tsc;
@@ -156,25 +230,50 @@ void punt(rte_mbuf* m, PuntReason why, Outputs& o) {
 
 // A dropped packet that earns an ICMP error goes to the control path when
 // the worker's share of the rate allows; counted as the drop either way.
-void drop_with_error(const WorkerContext& w, rte_mbuf* m, DropReason why, PuntReason error,
+void drop_with_error(const WorkerContext& w, rte_mbuf* m, bool v6, DropReason why, PuntReason error,
                      Outputs& o, BurstOutcome& out) {
     out.drops[idx(why)]++;
-    if (may_punt_error(w)) {
+    if (may_punt_error(w, v6)) {
         m->hash.usr = uint32_t(error);
         o.punt[o.punts++] = m;
         return;
     }
+    out.icmp_errors_gated++;
     rte_pktmbuf_free(m);
+}
+
+// To a route of the router's own: the control path's, unless the address
+// is a subnet's network or broadcast address (installed as the router's
+// so that none is forwarded: RFC 1812 5.3.5.2), which no host answers for:
+// dropped, no ICMP error about it (RFC 1122 3.2.2).
+void to_us(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pkt, Outputs& o,
+           BurstOutcome& out) {
+    if (v4_pkt) {
+        const uint8_t* ip = rte_pktmbuf_mtod(m, const uint8_t*) + ci.l3_offset;
+        uint32_t dst;
+        std::memcpy(&dst, ip + 16, 4);
+        if (unlikely(w.router.own->is_subnet_broadcast(rte_be_to_cpu_32(dst)))) {
+            drop(m, DropReason::bad_destination, out);
+            return;
+        }
+    }
+    out.punted++;
+    punt(m, PuntReason::to_us, o);
 }
 
 // What one looked-up packet becomes: sent on its route's port, punted, or
 // dropped by reason.
 void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pkt,
                const NextHop& nh, Outputs& o, BurstOutcome& out) {
+    if (unlikely(ci.drop != DropReason::count) && nh.kind != NextHopKind::local) {
+        drop(m, ci.drop, out);  // link-local, off its link: no ICMP error either
+        return;
+    }
     switch (nh.kind) {
         case NextHopKind::forward: {
             if (unlikely(ci.ttl_expired)) {
-                drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o, out);
+                drop_with_error(w, m, !v4_pkt, DropReason::ttl_expired, PuntReason::time_exceeded,
+                                o, out);
                 return;
             }
             const uint8_t p = nh.port;
@@ -188,12 +287,12 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
             return;
         }
         case NextHopKind::local:
-            out.punted++;
-            punt(m, PuntReason::to_us, o);
+            to_us(w, m, ci, v4_pkt, o, out);
             return;
         case NextHopKind::resolve:
             if (unlikely(ci.ttl_expired)) {
-                drop_with_error(w, m, DropReason::ttl_expired, PuntReason::time_exceeded, o, out);
+                drop_with_error(w, m, !v4_pkt, DropReason::ttl_expired, PuntReason::time_exceeded,
+                                o, out);
                 return;
             }
             if (unlikely(!room_to_wait(w, o))) {
@@ -204,7 +303,7 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
             punt(m, PuntReason::no_neighbour, o);
             return;
         case NextHopKind::unreachable:
-            drop_with_error(w, m, DropReason::no_route, PuntReason::unreachable, o, out);
+            drop_with_error(w, m, !v4_pkt, DropReason::no_route, PuntReason::unreachable, o, out);
             return;
     }
 }
@@ -225,6 +324,11 @@ inline void lookup_v4(const RouterView& r, uint32_t* addresses, uint32_t* next_h
 }
 
 constexpr Classified kPlainV4{Step::lookup_v4, false, 14, DropReason::count};
+
+inline bool is_plain_v4(const Classified& c) {
+    return c.step == Step::lookup_v4 && !c.ttl_expired && c.l3_offset == kEtherHeaderLen &&
+           c.drop == DropReason::count;
+}
 
 // A chunk of nothing but plain IPv4 (every packet untagged, 20-byte header,
 // TTL > 1, checksum right: the usual case): packet i is lookup i. While
@@ -273,25 +377,30 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
     uint64_t slow = 0;  // bit i: packet i was classified by classify_rest, into c[i]
     uint16_t n4 = 0, n6 = 0;
     uint64_t bytes = 0;
+    const PlainChecks pc{w.l3_own_mac, w.router.own->filter()};
     // A plain IPv4 packet goes straight to the IPv4 list; anything else
     // through classify_rest.
     const auto read = [&](const rte_mbuf* m, uint16_t i) {
         const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
         bytes += rte_pktmbuf_pkt_len(m);
         const bool cksum_good = rx_checksum_good(m);
-        if (likely(plain_ipv4(f, m->data_len, m->pkt_len, cksum_good))) {
+        if (likely(plain_ipv4(f, m->data_len, m->pkt_len, cksum_good, pc))) {
             uint32_t dst;
             std::memcpy(&dst, f + 30, 4);
             v4[n4++] = rte_be_to_cpu_32(dst);
             return;
         }
-        slow |= uint64_t(1) << i;
-        c[i] = classify_rest(m, f, cksum_good);
+        c[i] = classify_rest(w, m, f, cksum_good, pc);
         if (c[i].step == Step::lookup_v4) {
             uint32_t dst;
             std::memcpy(&dst, f + c[i].l3_offset + 16, 4);
             v4[n4++] = rte_be_to_cpu_32(dst);
-        } else if (c[i].step == Step::lookup_v6) {
+            // Routed as a plain one would be (a source the filter could not
+            // rule out, options): the chunk may still take the plain pass.
+            if (is_plain_v4(c[i])) return;
+        }
+        slow |= uint64_t(1) << i;
+        if (c[i].step == Step::lookup_v6) {
             std::memcpy(v6[n6++], f + c[i].l3_offset + 24, 16);
         }
     };
@@ -317,7 +426,10 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
         rte_mbuf* m = pkts[i];
         const Classified& ci = (slow >> i & 1) ? c[i] : kPlainV4;
         if (ci.step == Step::drop) {
-            drop(m, ci.drop, out);
+            if (unlikely(ci.drop == DropReason::bad_option))
+                drop_with_error(w, m, false, ci.drop, PuntReason::parameter_problem, o, out);
+            else
+                drop(m, ci.drop, out);
             continue;
         }
         if (ci.step == Step::punt) {
@@ -339,8 +451,9 @@ void flush_punts(const WorkerContext& w, Outputs& o, BurstOutcome& out) {
         rte_ring_sp_enqueue_burst(w.punt, reinterpret_cast<void**>(o.punt), o.punts, nullptr);
     for (unsigned i = queued; i < o.punts; ++i) {
         rte_mbuf* m = o.punt[i];
-        const auto why = PuntReason(m->hash.usr);
-        if (why != PuntReason::time_exceeded && why != PuntReason::unreachable) {
+        if (punt_is_icmp_error(PuntReason(m->hash.usr))) {
+            out.icmp_errors_punt_full++;
+        } else {
             out.punted--;
             out.drops[idx(DropReason::punt_full)]++;
         }

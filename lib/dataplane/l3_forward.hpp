@@ -7,6 +7,8 @@
 
 #include <rte_mbuf.h>
 
+#include <cstring>
+
 #include "forward.hpp"
 
 namespace pmdfwd {
@@ -14,12 +16,26 @@ namespace pmdfwd {
 // Why a packet went to the control path, in its mbuf's hash.usr (the
 // worker owns the mbuf after rx; no device reads the field on transmit).
 enum class PuntReason : uint32_t {
-    neighbour = 1,  // ARP or neighbour discovery
-    to_us,          // addressed to one of this router's addresses
-    no_neighbour,   // its next hop's MAC is not known yet
-    time_exceeded,  // dropped as ttl_expired: the control path may answer with ICMP
-    unreachable,    // dropped as no_route: likewise
+    neighbour = 1,      // ARP or neighbour discovery
+    to_us,              // addressed to one of this router's addresses
+    no_neighbour,       // its next hop's MAC is not known yet
+    time_exceeded,      // dropped as ttl_expired: the control path may answer with ICMP
+    unreachable,        // dropped as no_route: likewise
+    parameter_problem,  // dropped as bad_option: likewise (ICMP parameter problem)
 };
+
+// Whether a punt is a dropped packet's ICMP error (counted as its drop).
+inline bool punt_is_icmp_error(PuntReason why) {
+    return why == PuntReason::time_exceeded || why == PuntReason::unreachable ||
+           why == PuntReason::parameter_problem;
+}
+
+// The frame's destination MAC as the plain path compares it (l3_own_mac).
+inline uint64_t own_mac_key(const uint8_t* mac) {
+    uint64_t k = 0;
+    std::memcpy(&k, mac, 6);
+    return k;
+}
 
 void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out);
 
@@ -29,8 +45,8 @@ void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutco
 // of destination and source MAC written.
 void rewrite_routed(rte_mbuf* m, uint16_t l3_offset, bool ipv4, const uint8_t* dst_src);
 
-// The worker's share of [l3] icmp_rate_limit: `burst` packets at once after
-// a quiet spell, then `rate` a second (rate 0: none).
+// The worker's share of [l3] icmp_rate_limit, for each family: `burst`
+// packets at once after a quiet spell, then `rate` a second (rate 0: none).
 inline void set_icmp_budget(WorkerContext& w, uint32_t rate, uint32_t burst, uint64_t tsc_hz) {
     w.icmp_interval_tsc = rate ? tsc_hz / rate : 0;
     // GCRA passes a packet while its due time is at most this far ahead:

@@ -15,6 +15,8 @@ struct rte_ring;
 
 namespace pmdfwd {
 
+class OwnAddresses;
+
 enum class NextHopKind : uint8_t {
     unreachable,  // no route: dropped as no_route (ICMP unreachable goes back)
     forward,      // rewrite the MACs and send on `port`
@@ -42,6 +44,9 @@ struct RouterView {
     rte_fib6* fib6 = nullptr;
     const NextHop* next_hops = nullptr;
     rte_rcu_qsbr* rcu = nullptr;
+    // The router's addresses and subnets, for the source and destination
+    // checks (fixed at start: ports' addresses come from the config).
+    const OwnAddresses* own = nullptr;
 };
 
 }  // namespace pmdfwd

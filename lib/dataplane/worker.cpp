@@ -39,6 +39,8 @@ void fold(PendingCounts& p, BurstOutcome& sums) {
     p.handoff_out += sums.handoff_out;
     p.handoff_in += sums.handoff_in;
     p.punted += sums.punted;
+    p.icmp_errors_gated += sums.icmp_errors_gated;
+    p.icmp_errors_punt_full += sums.icmp_errors_punt_full;
     for (size_t i = 0; i < kDropReasonCount; ++i) p.drops[i] += sums.drops[i];
     sums = BurstOutcome{};
 }

@@ -98,6 +98,9 @@ struct alignas(64) WorkerContext {
     RouterView router;
     rte_ring* punt = nullptr;
     unsigned rcu_id = 0;  // its thread id in router.rcu
+    // The rx port's MAC in the first 6 bytes (the rest 0), as an 8-byte load
+    // of a frame's start holds its destination: the plain path's compare.
+    uint64_t l3_own_mac = 0;
     // Packets that earn an ICMP error reach the control path at most once
     // per icmp_interval_tsc, icmp_burst_tsc worth saved up (0: never).
     uint64_t icmp_interval_tsc = 0;
@@ -111,8 +114,9 @@ struct alignas(64) WorkerContext {
     unsigned lcore = 0;
     rte_mempool* pool = nullptr;  // its rx queue's pool
     bool pool_recycles = false;
-    mutable TestStall test_stall;   // test hook builds: the worker disarms it
-    mutable uint64_t icmp_tat = 0;  // l3: when the next ICMP error punt is due (GCRA)
+    mutable TestStall test_stall;  // test hook builds: the worker disarms it
+    // l3: when the next ICMP error punt is due (GCRA), IPv4's and IPv6's.
+    mutable uint64_t icmp_tat[2] = {};
 
     // Written only by the worker (mutable: the loop's helpers take the
     // context const, and mark their phase on it).

@@ -19,6 +19,7 @@
 #include "l3_header.hpp"
 #include "nd_packet.hpp"
 #include "route_rules.hpp"
+#include "wire_bytes.hpp"
 
 namespace pmdfwd {
 
@@ -75,13 +76,20 @@ std::optional<IpAddress> destination_of(const rte_mbuf* m) {
     return std::nullopt;
 }
 
+// Every port's interface addresses, for the workers' address checks.
+std::vector<IpPrefix> all_addresses(const std::vector<RouterPort>& ports) {
+    std::vector<IpPrefix> all;
+    for (const auto& p : ports) all.insert(all.end(), p.addresses.begin(), p.addresses.end());
+    return all;
+}
+
 }  // namespace
 
 Router::Router(const Config& cfg, std::vector<RouterPort> ports)
-    : cfg_(cfg),
-      ports_(std::move(ports)),
-      neighbours_(cfg.l3),
-      icmp_bucket_(cfg.l3.icmp_rate_limit, cfg.l3.icmp_rate_burst) {}
+    : cfg_(cfg), ports_(std::move(ports)), own_(all_addresses(ports_)), neighbours_(cfg.l3) {
+    for (size_t i = 0; i < 2 * ports_.size(); ++i)
+        icmp_buckets_.emplace_back(cfg.l3.icmp_rate_limit, cfg.l3.icmp_rate_burst);
+}
 
 Router::~Router() {
     stop();
@@ -432,6 +440,10 @@ void Router::handle(rte_mbuf* m, uint64_t now) {
             counters_.punts_icmp_error++;
             send_icmp_error(m, port, IcmpError::net_unreachable);
             return rte_pktmbuf_free(m);
+        case PuntReason::parameter_problem:
+            counters_.punts_icmp_error++;
+            send_icmp_error(m, port, IcmpError::parameter_problem);
+            return rte_pktmbuf_free(m);
     }
     rte_pktmbuf_free(m);
 }
@@ -517,8 +529,15 @@ void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
 }
 
 // To one of our addresses: echo requests are answered in place; UDP gets
-// port unreachable (traceroute to the router); the rest is dropped.
+// port unreachable (traceroute to the router); the rest is dropped. A
+// subnet's network or broadcast address is no host's: nothing is answered
+// from it (the workers drop such packets already; this holds for any
+// other way in).
 void Router::handle_to_us(rte_mbuf* m, int port) {
+    if (to_subnet_broadcast(frame_of(m))) {
+        counters_.local_dropped++;
+        return rte_pktmbuf_free(m);
+    }
     const EchoReply r = make_echo_reply_in_place(frame_of(m));
     if (r.reject == EchoReject::none && port >= 0 && ports_[size_t(port)].control_queue >= 0) {
         rte_pktmbuf_trim(m, uint16_t(rte_pktmbuf_data_len(m) - r.frame_len));
@@ -551,30 +570,47 @@ void Router::handle_unresolved(rte_mbuf* m, uint64_t now) {
 }
 
 // The ICMP error about m, from our address on the port it came in by, back
-// to the hop it came from; m stays the caller's.
+// to the hop it came from; m stays the caller's. Every error not sent is
+// counted by why: vetoed, unsendable, rate limited (a bucket per port and
+// family), no buffer; the workers count theirs (icmp_errors_gated,
+// icmp_errors_punt_full).
 void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
     const auto frame = frame_of(m);
-    if (port < 0 || ports_[size_t(port)].control_queue < 0) return;
-    if (may_send_icmp_error(frame) != IcmpErrorVeto::none) {
+    if (port < 0 || ports_[size_t(port)].control_queue < 0) {
+        counters_.icmp_errors_unsendable++;
+        return;
+    }
+    if (may_send_icmp_error(frame, to_subnet_broadcast(frame)) != IcmpErrorVeto::none) {
         counters_.icmp_errors_vetoed++;
         return;
     }
     const L3Header h = parse_l3_header(frame, m->pkt_len, true);
     const IpFamily family = h.ethertype == kEtherTypeIpv4 ? IpFamily::v4 : IpFamily::v6;
     const IpAddress* from = address_on(port, family, nullptr);
-    if (!from) return;
+    if (!from) {
+        counters_.icmp_errors_unsendable++;
+        return;
+    }
     // The bucket takes rate 0 as no limit; l3.icmp_rate_limit 0 sends none.
-    if (cfg_.l3.icmp_rate_limit == 0 || !icmp_bucket_.take(now_ms() * 1000000)) {
+    TokenBucket& bucket = icmp_buckets_[size_t(port) * 2 + (family == IpFamily::v6)];
+    if (cfg_.l3.icmp_rate_limit == 0 || !bucket.take(now_ms() * 1000000)) {
         counters_.icmp_errors_rate_limited++;
         return;
     }
     rte_mbuf* e = alloc_frame();
-    if (!e) return;
+    if (!e) {
+        counters_.icmp_errors_no_buffer++;
+        return;
+    }
     MacAddr back;
     std::memcpy(back.bytes.data(), frame.data() + 6, 6);
+    const uint32_t pointer =
+        error == IcmpError::parameter_problem && family == IpFamily::v4 && h.l3_header_len
+            ? uint32_t(ipv4_option_problem(frame.data() + h.l3_offset, h.l3_header_len))
+            : 0;
     const size_t len =
         build_icmp_error({rte_pktmbuf_mtod(e, uint8_t*), rte_pktmbuf_tailroom(e)}, error, frame,
-                         *from, EtherPort{ports_[size_t(port)].mac, std::nullopt}, back);
+                         *from, EtherPort{ports_[size_t(port)].mac, std::nullopt}, back, pointer);
     if (len == 0) {
         counters_.icmp_errors_vetoed++;
         return rte_pktmbuf_free(e);
@@ -582,6 +618,14 @@ void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
     e->data_len = e->pkt_len = uint32_t(len);
     counters_.icmp_errors_sent++;
     transmit(port, e);
+}
+
+// Whether an IPv4 packet is to one of our subnets' network or broadcast
+// addresses, which the bytes alone cannot show.
+bool Router::to_subnet_broadcast(std::span<const uint8_t> frame) const {
+    const L3Header h = parse_l3_header(frame, uint32_t(frame.size()), true);
+    if (h.ethertype != kEtherTypeIpv4 || h.l3_header_len == 0) return false;
+    return own_.is_subnet_broadcast(load_be32(frame.data() + h.l3_offset + 16));
 }
 
 void Router::apply(std::vector<NeighbourAction>& actions) {

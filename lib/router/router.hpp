@@ -23,6 +23,7 @@
 #include "icmp_packet.hpp"
 #include "neighbour_table.hpp"
 #include "route_rules.hpp"
+#include "own_addresses.hpp"
 #include "route_tables.hpp"
 #include "router_counters.hpp"
 #include "stats_records.hpp"
@@ -61,7 +62,11 @@ class Router {
                                                   const std::string& name, rte_mempool* pool);
     ~Router();
 
-    RouterView view() const { return tables_->view(); }
+    RouterView view() const {
+        RouterView v = tables_->view();
+        v.own = &own_;
+        return v;
+    }
     rte_ring* punt_ring(unsigned worker) const { return punt_rings_[worker]; }
 
     void start();  // the control thread, once the workers run
@@ -114,6 +119,7 @@ class Router {
     void handle_to_us(rte_mbuf* m, int port);
     void handle_unresolved(rte_mbuf* m, uint64_t now_ms);
     void send_icmp_error(rte_mbuf* m, int port, IcmpError error);
+    bool to_subnet_broadcast(std::span<const uint8_t> frame) const;
     void apply(std::vector<NeighbourAction>& actions);
     void log_neighbour_pressure(uint64_t now_ms);
     void neighbour_installed(const NeighbourKey& key, const MacAddr& mac);
@@ -131,6 +137,7 @@ class Router {
     std::vector<rte_ring*> punt_rings_;
     rte_mempool* pool_ = nullptr;         // the control path's own frames
     std::vector<uint32_t> resolve_hops_;  // per port: "resolve on this port"
+    OwnAddresses own_;                    // every port's addresses: the workers' checks
     uint32_t local_hop_ = kUnreachableNextHop;
 
     mutable std::mutex mutex_;                      // everything below, and every change to tables_
@@ -138,7 +145,9 @@ class Router {
     std::map<std::string, Adjacency> adjacencies_;  // by "port/address"
     NeighbourTable neighbours_;
     std::vector<NeighbourAction> actions_;
-    TokenBucket icmp_bucket_;
+    // [port * 2 + family]: a flood of errors about one port's (or family's)
+    // packets leaves the others theirs.
+    std::vector<TokenBucket> icmp_buckets_;
     RouterCounters counters_;
     NeighbourCounters pressure_logged_;  // the neighbour counters when last logged
     uint64_t pressure_logged_ms_ = 0;

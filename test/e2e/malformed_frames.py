@@ -67,6 +67,16 @@ def corpus(router_mac, router_ip, peer_ip, router_ip6):
                       bytes(Ether(dst=router_mac) / IP(src="0.0.0.0", dst=router_ip) / ICMP()),
                       bytes(Ether(dst=router_mac) / IPv6(src="2001:db8:52::2", dst=router_ip6) /
                             ICMPv6EchoRequest(cksum=1))]
+    # What is not the router's to route: another host's MAC, martian
+    # sources, a directed broadcast, a malformed option.
+    kinds["other_mac"] = [bytes(Ether(dst="02:00:00:00:00:99") / IP(src="10.52.0.2", dst=peer_ip) / UDP())]
+    kinds["bad_source"] = [bytes(eth / IP(src=src, dst=peer_ip) / UDP())
+                           for src in ("127.0.0.1", "224.0.0.9", router_ip)]
+    directed = peer_ip.rsplit(".", 1)[0] + ".255"
+    kinds["bad_destination"] = [bytes(eth / IP(src="10.52.0.2", dst=dst) / UDP())
+                                for dst in (directed, "255.255.255.255", "239.1.2.3")]
+    kinds["bad_option"] = [bytes(eth / IP(src="10.52.0.2", dst=peer_ip,
+                                          options=[IPOption(b"\x07\x00\x00\x00")]) / UDP())]
     rnd = random.Random(7)
     kinds["random"] = [bytes(Ether(dst=router_mac, type=rnd.choice((0x0800, 0x86dd, 0x0806, 0x8100)))) +
                        bytes(rnd.getrandbits(8) for _ in range(rnd.randint(0, 200))) for _ in range(300)]

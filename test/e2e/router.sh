@@ -197,6 +197,11 @@ grew() {  # grew FIELD: the stats counter grew across the corpus
 check "corpus: bad headers counted (drop_bad_header)" grew drop_bad_header
 check "corpus: other ethertypes counted (drop_not_ip)" grew drop_not_ip
 check "corpus: TTL and hop limit 0 and 1 counted (drop_ttl_expired)" grew drop_ttl_expired
+check "corpus: another host's MAC counted (drop_not_our_mac)" grew drop_not_our_mac
+check "corpus: martian sources counted (drop_bad_source)" grew drop_bad_source
+check "corpus: directed broadcast and multicast counted (drop_bad_destination)" \
+  grew drop_bad_destination
+check "corpus: a malformed option counted (drop_bad_option)" grew drop_bad_option
 check "corpus: still alive" kill -0 "$PMDFWD_PID"
 check "corpus: a -> c still routed afterwards" ping_ok "${NS[0]}" "$(v4 2 2)"
 check "corpus: IPv6 a -> c still routed afterwards" ping_ok "${NS[0]}" -6 "$(v6 2 2)"

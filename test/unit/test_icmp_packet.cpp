@@ -1,12 +1,14 @@
 // ICMP and ICMPv6 for router mode's control path: echo replies made in place
 // and ICMP errors built, held to bytes scapy made and to independent
 // checksums, with the RFC 1812 / RFC 4443 vetoes and size limits.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <set>
 #include <span>
 #include <string>
 
 #include "icmp_packet.hpp"
+#include "ip_checksum.hpp"
 #include "l3_header.hpp"
 #include "packet_bytes.hpp"
 
@@ -384,7 +386,8 @@ TEST_CASE("icmp error: each kind has its type and code in both families",
     for (const Want w :
          {Want{IcmpError::time_exceeded, 11, 0, 3, 0}, Want{IcmpError::net_unreachable, 3, 0, 1, 0},
           Want{IcmpError::host_unreachable, 3, 1, 1, 3},
-          Want{IcmpError::port_unreachable, 3, 3, 1, 4}}) {
+          Want{IcmpError::port_unreachable, 3, 3, 1, 4},
+          Want{IcmpError::parameter_problem, 12, 0, 4, 0}}) {
         CAPTURE(int(w.error));
         const Bytes e4 = build_error(w.error, udp4(), ip("192.0.2.1"));
         REQUIRE(e4.size() > 34);
@@ -399,6 +402,35 @@ TEST_CASE("icmp error: each kind has its type and code in both families",
     }
     Bytes out(kIcmpErrorMaxFrameLen);
     CHECK(build_icmp_error(out, IcmpError::count, udp4(), ip("192.0.2.1"), kPort, kHostMac) == 0);
+}
+
+TEST_CASE("icmp error: a parameter problem points at the malformed option",
+          "[l3][l3-control][icmp]") {
+    // udp4 with four bytes of options: type 7 (record route), length 0.
+    Bytes in = udp4();
+    Bytes ip_hdr(in.begin() + 14, in.begin() + 34);
+    ip_hdr[0] = 0x46;
+    ip_hdr.insert(ip_hdr.end(), {7, 0, 0, 0});
+    Bytes f(in.begin(), in.begin() + 14);
+    f.insert(f.end(), ip_hdr.begin(), ip_hdr.end());
+    f.insert(f.end(), in.begin() + 34, in.end());
+    f[14 + 3] = uint8_t(f[14 + 3] + 4);  // total length
+    ipv4_store_checksum(f.data() + 14, 24);
+    const size_t pointer = ipv4_option_problem(f.data() + 14, 24);
+    REQUIRE(pointer == 21);
+    CHECK(may_send_icmp_error(f) == IcmpErrorVeto::none);
+    Bytes out(kIcmpErrorMaxFrameLen);
+    const size_t len = build_icmp_error(out, IcmpError::parameter_problem, f, ip("192.0.2.1"),
+                                        kPort, kHostMac, uint32_t(pointer));
+    REQUIRE(len > 42 + 24);
+    out.resize(len);
+    CHECK(out[34] == 12);
+    CHECK(out[35] == 0);
+    CHECK(out[38] == 21);
+    CHECK(out[39] == 0);
+    // The quote: the invoking header, options and all.
+    CHECK(std::equal(f.begin() + 14, f.begin() + 38, out.begin() + 42));
+    check_reply_checksums(out, 14);
 }
 
 TEST_CASE("icmp error: IPv6, field by field, behind a tag", "[l3][l3-control][icmp]") {

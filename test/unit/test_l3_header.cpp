@@ -285,6 +285,45 @@ TEST_CASE("l3 header: IPv4 options of every length are accepted", "[l3][l3_heade
     }
 }
 
+TEST_CASE("l3 header: malformed IPv4 options are bad_option, with the octet to point at",
+          "[l3][l3_header]") {
+    struct Case {
+        const char* name;
+        unsigned ihl;
+        Bytes options;   // from byte 20, the rest of the header NOP
+        size_t problem;  // 0: well formed
+    };
+    const Case cases[] = {
+        {"NOPs", 6, {1, 1, 1, 1}, 0},
+        {"end of list, then anything", 6, {0, 7, 0, 0}, 0},
+        {"record route of 7 (its length fits)", 7, {7, 7, 4, 0, 0, 0, 0, 1}, 0},
+        {"a whole 40 bytes of one option", 15, {7, 40}, 0},
+        {"length 0", 6, {7, 0, 0, 0}, 21},
+        {"length 1", 6, {1, 7, 1, 0}, 22},
+        {"running past the header", 6, {1, 7, 8, 4}, 22},
+        {"no room for the length", 6, {1, 1, 1, 7}, 23},
+        {"a second option running past", 7, {7, 3, 4, 0x44, 9, 0, 0, 0}, 24},
+    };
+    for (const Case& c : cases) {
+        DYNAMIC_SECTION(c.name) {
+            const unsigned ihl = c.ihl;
+            FrameBuilder b = ipv4(64, ihl);
+            for (size_t i = 0; i < c.options.size(); ++i) b.l3[20 + i] = c.options[i];
+            if (ihl == 15)  // one 40-byte option: its data, not NOPs
+                for (size_t i = 22; i < 60; ++i) b.l3[i] = 0;
+            restamp(b);
+            CHECK(ipv4_option_problem(b.l3.data(), ihl * 4) == c.problem);
+            for (const bool tagged : {false, true}) {
+                FrameBuilder t = b;
+                if (tagged) t.tagged();
+                const L3Header h = parse(t.build());
+                CHECK(describe(h) == (c.problem ? "bad_header/bad_option" : kFwd4));
+                CHECK(h.l3_header_len == ihl * 4);  // read, so that an error can quote it
+            }
+        }
+    }
+}
+
 TEST_CASE("l3 header: fragments are forwarded as they are", "[l3][l3_header]") {
     // Flags and offset: more fragments, an offset, both, don't fragment.
     for (const uint16_t frag : {0x2000, 0x0001, 0x2010, 0x1fff, 0x4000}) {
