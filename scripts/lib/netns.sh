@@ -70,6 +70,24 @@ ns_attach() {
   ip -n "$ns" link set "$ifc" up
 }
 
+# ns_attach_dual NS IFACE ADDR4/LEN ADDR6/LEN GW4 GW6: moves a tap interface
+# into a new namespace as a dual-stack host whose default routes go through
+# pmdfwd (router mode); no DAD and no router advertisements, so addresses
+# work at once and only the test's routes count.
+ns_attach_dual() {
+  local ns=$1 ifc=$2
+  ip netns add "$ns"
+  ip link set "$ifc" netns "$ns"
+  ip -n "$ns" link set lo up
+  ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+    "net.ipv6.conf.$ifc.accept_dad=0" net.ipv6.conf.all.accept_ra=0
+  ip -n "$ns" addr add "$3" dev "$ifc"
+  ip -n "$ns" addr add "$4" dev "$ifc" nodad
+  ip -n "$ns" link set "$ifc" up
+  ip -n "$ns" route add default via "$5"
+  ip -n "$ns" -6 route add default via "$6"
+}
+
 # ns_remove NS...: ends every process left in each namespace, then deletes it;
 # quiet about namespaces that do not exist, and safe under set -e -o pipefail.
 ns_remove() {

@@ -73,16 +73,7 @@ if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
 fi
 for n in 0 1 2; do
   wait_for_link "${IF[$n]}" 10
-  ip netns add "${NS[$n]}"
-  ip link set "${IF[$n]}" netns "${NS[$n]}"
-  ip -n "${NS[$n]}" link set lo up
-  ip netns exec "${NS[$n]}" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-    "net.ipv6.conf.${IF[$n]}.accept_dad=0" net.ipv6.conf.all.accept_ra=0
-  ip -n "${NS[$n]}" addr add "$(v4 $n 2)/24" dev "${IF[$n]}"
-  ip -n "${NS[$n]}" addr add "$(v6 $n 2)/64" dev "${IF[$n]}" nodad
-  ip -n "${NS[$n]}" link set "${IF[$n]}" up
-  ip -n "${NS[$n]}" route add default via "$(v4 $n 1)"
-  ip -n "${NS[$n]}" -6 route add default via "$(v6 $n 1)"
+  ns_attach_dual "${NS[$n]}" "${IF[$n]}" "$(v4 $n 2)/24" "$(v6 $n 2)/64" "$(v4 $n 1)" "$(v6 $n 1)"
 done
 ip -n "${NS[1]}" addr add 10.54.0.1/32 dev lo
 ip -n "${NS[2]}" addr add 10.53.0.1/32 dev lo

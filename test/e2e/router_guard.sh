@@ -59,16 +59,7 @@ addr4=("$A_NET.0.2/16" "$B_NET.2/24") addr6=("2001:db8:57::2/64" "2001:db8:58::2
 gw4=("$A_NET.0.1" "$B_NET.1") gw6=("2001:db8:57::1" "2001:db8:58::1")
 for n in 0 1; do
   wait_for_link "${IF[$n]}" 10
-  ip netns add "${NS[$n]}"
-  ip link set "${IF[$n]}" netns "${NS[$n]}"
-  ip -n "${NS[$n]}" link set lo up
-  ip netns exec "${NS[$n]}" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-    "net.ipv6.conf.${IF[$n]}.accept_dad=0" net.ipv6.conf.all.accept_ra=0
-  ip -n "${NS[$n]}" addr add "${addr4[$n]}" dev "${IF[$n]}"
-  ip -n "${NS[$n]}" addr add "${addr6[$n]}" dev "${IF[$n]}" nodad
-  ip -n "${NS[$n]}" link set "${IF[$n]}" up
-  ip -n "${NS[$n]}" route add default via "${gw4[$n]}"
-  ip -n "${NS[$n]}" -6 route add default via "${gw6[$n]}"
+  ns_attach_dual "${NS[$n]}" "${IF[$n]}" "${addr4[$n]}" "${addr6[$n]}" "${gw4[$n]}" "${gw6[$n]}"
 done
 pass "two namespaces, each behind one of pmdfwd's ports"
 ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
