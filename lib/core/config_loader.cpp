@@ -207,6 +207,21 @@ bool is_identifier(std::string_view s) {
     return true;
 }
 
+// Calls fn(element, text) for each string of the array at n; `expected`
+// says what the key takes when n is no array, and a non-string element
+// is named by its type.
+template <class Fn>
+void for_each_string(TableReader& r, const toml::node& n, const char* key,
+                     const std::string& expected, Fn&& fn) {
+    const auto* arr = n.as_array();
+    if (!arr) r.fail(n, key, expected);
+    for (const auto& e : *arr) {
+        const auto* s = e.as_string();
+        if (!s) r.fail(e, key, "expected an array of strings, found " + TableReader::type_name(e));
+        fn(e, s->get());
+    }
+}
+
 const toml::table& require_table(TableReader& parent, const toml::node& n, const char* key) {
     const auto* t = n.as_table();
     if (!t) parent.fail(n, key, "expected a table, got " + TableReader::type_name(n));
@@ -226,17 +241,12 @@ void read_eal(TableReader& root, const toml::node& node, EalConfig& eal) {
     }
     if (const auto* n = r.take("extra_args")) {
         eal.extra_args_loc = loc_of(*n);
-        const auto* arr = n->as_array();
-        if (!arr) r.fail(*n, "extra_args", "expected an array of strings");
-        for (const auto& e : *arr) {
-            const auto* s = e.as_string();
-            if (!s)
-                r.fail(e, "extra_args",
-                       "expected an array of strings, found " + TableReader::type_name(e));
-            if (const std::string why = owned_eal_option(s->get()); !why.empty())
-                r.fail(e, "extra_args", why + "; remove it from extra_args");
-            eal.extra_args.push_back(s->get());
-        }
+        for_each_string(r, *n, "extra_args", "expected an array of strings",
+                        [&](const toml::node& e, const std::string& arg) {
+                            if (const std::string why = owned_eal_option(arg); !why.empty())
+                                r.fail(e, "extra_args", why + "; remove it from extra_args");
+                            eal.extra_args.push_back(arg);
+                        });
     }
     r.finish();
 }
@@ -259,19 +269,13 @@ IpPrefix read_prefix(TableReader& r, const toml::node& n, const char* key,
 // `addresses = ["10.0.0.1/24", "2001:db8::1/64"]`: each an address with its
 // subnet's length.
 void read_port_addresses(TableReader& r, const toml::node& n, PortConfig& port) {
-    const auto* arr = n.as_array();
-    if (!arr)
-        r.fail(n, "addresses",
-               "expected an array of addresses with their prefix length, like "
-               "[\"10.0.0.1/24\", \"2001:db8::1/64\"]");
-    for (const auto& e : *arr) {
-        const auto* s = e.as_string();
-        if (!s)
-            r.fail(e, "addresses",
-                   "expected an array of strings, found " + TableReader::type_name(e));
-        port.addresses.push_back(read_prefix(r, e, "addresses", s->get()));
-        port.address_locs.push_back(loc_of(e));
-    }
+    for_each_string(r, n, "addresses",
+                    "expected an array of addresses with their prefix length, like "
+                    "[\"10.0.0.1/24\", \"2001:db8::1/64\"]",
+                    [&](const toml::node& e, const std::string& text) {
+                        port.addresses.push_back(read_prefix(r, e, "addresses", text));
+                        port.address_locs.push_back(loc_of(e));
+                    });
 }
 
 // `poll = "adaptive"` (every rx queue) or `poll = ["busy", "interrupt"]`
@@ -501,23 +505,18 @@ void read_control(TableReader& root, const toml::node& node, ControlConfig& cont
         control.metrics = addr->to_string();
     }
     if (const auto* n = r.take("metrics_allow")) {
-        const auto* arr = n->as_array();
-        if (!arr)
-            r.fail(*n, "metrics_allow",
-                   "expected an array of networks allowed to scrape, like [\"127.0.0.1/32\", "
-                   "\"10.0.0.0/8\", \"::1/128\"]");
-        for (const auto& e : *arr) {
-            const auto* s = e.as_string();
-            if (!s)
-                r.fail(e, "metrics_allow",
-                       "expected an array of strings, found " + TableReader::type_name(e));
-            const IpPrefix prefix = read_prefix(r, e, "metrics_allow", s->get());
-            if (prefix.host_bits_set())
-                r.fail(e, "metrics_allow",
-                       "'" + s->get() + "' has host bits set: write the network, like '" +
-                           prefix.network().to_string() + "'");
-            control.metrics_allow.push_back(prefix);
-        }
+        for_each_string(r, *n, "metrics_allow",
+                        "expected an array of networks allowed to scrape, like [\"127.0.0.1/32\", "
+                        "\"10.0.0.0/8\", \"::1/128\"]",
+                        [&](const toml::node& e, const std::string& text) {
+                            const IpPrefix prefix = read_prefix(r, e, "metrics_allow", text);
+                            if (prefix.host_bits_set())
+                                r.fail(e, "metrics_allow",
+                                       "'" + text +
+                                           "' has host bits set: write the network, like '" +
+                                           prefix.network().to_string() + "'");
+                            control.metrics_allow.push_back(prefix);
+                        });
     }
     r.finish();
 }
