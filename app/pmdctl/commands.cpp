@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "protocol.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
 #include "version.hpp"
@@ -13,6 +14,8 @@
 namespace pmdctl {
 
 namespace {
+
+namespace ep = pmdfwd::endpoints;
 
 template <class T>
 T need(pmdfwd::Result<T> r) {
@@ -37,7 +40,7 @@ const CLI::Validator kOneParameter(
     "", "one parameter");
 
 // A list command's records (/pmdfwd/workers, then /pmdfwd/worker,<id> each).
-Json records(TelemetryClient& c, std::string_view list, std::string_view item) {
+Json records(TelemetryClient& c, const pmdfwd::Endpoint& list, const pmdfwd::Endpoint& item) {
     return Json(need(c.query_each(list, item)));
 }
 
@@ -46,36 +49,20 @@ std::vector<Json> list(const Json& j) {
     return j.is_array() ? j.get<std::vector<Json>>() : std::vector<Json>{};
 }
 
-Json workers(TelemetryClient& c) { return records(c, "/pmdfwd/workers", "/pmdfwd/worker"); }
+Json workers(TelemetryClient& c) { return records(c, ep::kWorkers, ep::kWorker); }
 
 // /pmdfwd/log; a pmdfwd from before the log channel lacks the command, which
 // the client words as "is it pmdfwd?": when /pmdfwd/info answers, it is.
 Json query_log(TelemetryClient& c) {
-    auto log = c.query("/pmdfwd/log");
+    auto log = c.query(ep::kLog);
     if (log) return std::move(*log);
     if (log.error().code == kNoCommand) {
-        if (auto info = c.query("/pmdfwd/info"); info && info->is_object())
+        if (auto info = c.query(ep::kInfo); info && info->is_object())
             throw Failure("this pmdfwd (version " + scalar_text(info->value("version", Json("?"))) +
                           ", pid " + std::to_string(c.greeting().pid) +
                           ") has no /pmdfwd/log command: it predates the log channel");
     }
     throw Failure(log.error().message);
-}
-
-// Every line of a paged table (/pmdfwd/routes, /pmdfwd/neighbours), asked
-// for a page at a time: a JSON array of the lines.
-Json paged_lines(TelemetryClient& c, std::string_view cmd) {
-    Json lines = Json::array();
-    for (uint64_t first = 0;;) {
-        const Json page = need(c.query(cmd, std::to_string(first)));
-        if (!page.is_object() || !page.contains("lines") || !page["lines"].is_array())
-            throw Failure(std::string(cmd) + " did not return a page of lines");
-        for (const auto& l : page["lines"]) lines.push_back(l);
-        const uint64_t total = page.value("total", uint64_t(0));
-        if (page["lines"].empty() || first + page["lines"].size() >= total) break;
-        first += page["lines"].size();
-    }
-    return lines;
 }
 
 // The sentence of a command that acts ({"result": "stats cleared"}).
@@ -151,37 +138,42 @@ const CLI::Validator kCountCheck(
 const Command kCommands[] = {
     {.words = {"show", "ports"},
      .help = "Port link, packet and error counters",
+     .asks = {&ep::kPorts, &ep::kPort},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return records(*c, "/pmdfwd/ports", "/pmdfwd/port"); },
+                 const CommandArgs&) { return records(*c, ep::kPorts, ep::kPort); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_ports(list(j)); }},
     {.words = {"show", "workers"},
      .help = "Per-worker counters, handoff, drop reasons, rx burst sizes, recycle counters",
+     .asks = {&ep::kWorkers, &ep::kWorker},
      .fetch = [](TelemetryClient* c, const CommandArgs&) { return workers(*c); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_workers(list(j)); }},
     {.words = {"show", "pools"},
      .help = "Mempool ops, owner, sizes, mbufs in use; recycle counters and free objects",
+     .asks = {&ep::kPools, &ep::kPool, &ep::kInfo},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return records(*c, "/pmdfwd/pools", "/pmdfwd/pool"); },
+                 const CommandArgs&) { return records(*c, ep::kPools, ep::kPool); },
      .render =
          [](TelemetryClient* c, const Json& j, const CommandArgs&) {
-             const Json info = c ? need(c->query("/pmdfwd/info")) : Json::object();
+             const Json info = c ? need(c->query(ep::kInfo)) : Json::object();
              return render_pool_model(info) + render_pools(list(j));
          }},
     {.words = {"show", "plan"},
      .help = "Appliance info and the resolved plan",
+     .asks = {&ep::kInfo, &ep::kPlan},
      .fetch =
          [](TelemetryClient* c, const CommandArgs&) {
-             return Json{{"info", need(c->query("/pmdfwd/info"))},
-                         {"plan", need(c->query("/pmdfwd/plan"))}};
+             return Json{{"info", need(c->query(ep::kInfo))},
+                         {"plan", need(c->query(ep::kPlan))}};
          },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_plan(j["info"], j["plan"]); }},
     {.words = {"show", "latency"},
      .help = "Per-worker residence time (rx burst to tx done): min/avg/p50/p99/max",
+     .asks = {&ep::kWorkers, &ep::kLatency},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return records(*c, "/pmdfwd/workers", "/pmdfwd/latency"); },
+                 const CommandArgs&) { return records(*c, ep::kWorkers, ep::kLatency); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs& a) { return render_latency(list(j), a.histogram); },
      .options =
@@ -190,14 +182,16 @@ const Command kCommands[] = {
          }},
     {.words = {"show", "log"},
      .help = "The emergency log channel: sent, drops by reason, reserve, send latency",
+     .asks = {&ep::kLog, &ep::kInfo},
      .fetch = [](TelemetryClient* c, const CommandArgs&) { return query_log(*c); },
      .render = [](TelemetryClient*, const Json& j, const CommandArgs&) { return render_log(j); }},
     {.words = {"show", "xstats"},
      .help = "Extended ethdev stats of every port (/ethdev/xstats)",
+     .asks = {&ep::kPorts, &ep::kPort},
      .fetch =
          [](TelemetryClient* c, const CommandArgs&) {
              Json out = Json::object();
-             for (const auto& port : records(*c, "/pmdfwd/ports", "/pmdfwd/port")) {
+             for (const auto& port : records(*c, ep::kPorts, ep::kPort)) {
                  const std::string id = std::to_string(port.value("port_id", uint64_t(0)));
                  out[port.value("name", std::string("port ") + id)] =
                      need(c->query("/ethdev/xstats", id));
@@ -212,27 +206,31 @@ const Command kCommands[] = {
          }},
     {.words = {"show", "routes"},
      .help = "Router mode: every route with its origin, port, next hop and state",
+     .asks = {&ep::kRoutes},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return paged_lines(*c, "/pmdfwd/routes"); },
+                 const CommandArgs&) { return need(c->query_pages(ep::kRoutes)); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_routes(j); }},
     {.words = {"show", "neighbours"},
      .help = "Router mode: ARP and ND neighbours, their state, MAC and packets waiting",
+     .asks = {&ep::kNeighbours},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return paged_lines(*c, "/pmdfwd/neighbours"); },
+                 const CommandArgs&) { return need(c->query_pages(ep::kNeighbours)); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_neighbours(j); }},
     {.words = {"show", "router"},
      .help = "Router mode: table sizes and the control path's counters (ARP, ND, ICMP)",
+     .asks = {&ep::kRouter},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return need(c->query("/pmdfwd/router")); },
+                 const CommandArgs&) { return need(c->query(ep::kRouter)); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_router(j); }},
     {.words = {"route", "add"},
      .help = "Router mode: add or replace a route, without stopping a worker",
+     .asks = {&ep::kRouteAdd},
      .fetch =
          [](TelemetryClient* c, const CommandArgs& a) {
-             return need(c->query("/pmdfwd/route_add", a.prefix + "," +
+             return need(c->query(ep::kRouteAdd, a.prefix + "," +
                                                            (a.via.empty() ? "-" : a.via) +
                                                            (a.port.empty() ? "" : "," + a.port)));
          },
@@ -251,8 +249,9 @@ const Command kCommands[] = {
          }},
     {.words = {"route", "del"},
      .help = "Router mode: delete a static or added route",
+     .asks = {&ep::kRouteDel},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs& a) { return need(c->query("/pmdfwd/route_del", a.prefix)); },
+                 const CommandArgs& a) { return need(c->query(ep::kRouteDel, a.prefix)); },
      .render = result_text,
      .options =
          [](CLI::App& sub, CommandArgs& a) {
@@ -260,26 +259,48 @@ const Command kCommands[] = {
                  ->required()
                  ->check(kOneParameter);
          }},
+    {.words = {"log", "test"},
+     .help = "Log one warning of the given length, to check the log channel end to end",
+     .asks = {&ep::kLogTest},
+     .fetch =
+         [](TelemetryClient* c, const CommandArgs& a) {
+             return need(c->query(ep::kLogTest, std::to_string(a.bytes)));
+         },
+     .render =
+         [](TelemetryClient*, const Json& j, const CommandArgs&) {
+             return "logged a warning of " + text(j, "bytes") + " bytes; the log channel is " +
+                    text(j, "channel") + "\n";
+         },
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_option("bytes", a.bytes, "Its length in characters")
+                 ->required()
+                 ->check(CLI::Range(uint64_t(0), uint64_t(pmdfwd::kMaxTestRecord)));
+         }},
     {.words = {"stats"},
      .help = "Totals since the last clear (with in_flight), and one line per worker",
+     .asks = {&ep::kStats, &ep::kWorkers, &ep::kWorker},
      // --json is the /pmdfwd/stats dict as it is; per-worker records are
      // `show workers --json`.
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return need(c->query("/pmdfwd/stats")); },
+                 const CommandArgs&) { return need(c->query(ep::kStats)); },
      .render = [](TelemetryClient* c, const Json& totals,
                   const CommandArgs&) { return render_stats(totals, list(workers(*c))); }},
     {.words = {"clear", "stats"},
      .help = "Set a new baseline for worker and port stats",
+     .asks = {&ep::kClear},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return need(c->query("/pmdfwd/clear")); },
+                 const CommandArgs&) { return need(c->query(ep::kClear)); },
      .render = result_text},
     {.words = {"shutdown"},
      .help = "Ask pmdfwd to stop gracefully",
+     .asks = {&ep::kShutdown},
      .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return need(c->query("/pmdfwd/shutdown")); },
+                 const CommandArgs&) { return need(c->query(ep::kShutdown)); },
      .render = result_text},
     {.words = {"watch"},
      .help = "Per-worker and total rates, every interval",
+     .asks = {&ep::kWorkers, &ep::kWorker},
      .options =
          [](CLI::App& sub, CommandArgs& a) {
              sub.add_option("-i,--interval", a.interval_s,
@@ -293,6 +314,7 @@ const Command kCommands[] = {
      .run = watch},
     {.words = {"fields"},
      .help = "The fields of every record pmdfwd returns: unit, kind, meaning (no pmdfwd needed)",
+     .asks = {},
      .fetch = [](TelemetryClient*, const CommandArgs&) { return fields_json(); },
      .render = [](TelemetryClient*, const Json&,
                   const CommandArgs& a) { return render_fields(a.markdown); },
@@ -301,9 +323,22 @@ const Command kCommands[] = {
              sub.add_flag("--markdown", a.markdown, "As the reference tables of docs/cli.md");
          },
      .offline = true},
+    {.words = {"endpoints"},
+     .help = "Every telemetry endpoint pmdfwd serves: its parameter and answer (no pmdfwd "
+             "needed)",
+     .asks = {},
+     .fetch = [](TelemetryClient*, const CommandArgs&) { return endpoints_json(); },
+     .render = [](TelemetryClient*, const Json&,
+                  const CommandArgs& a) { return render_endpoints(a.markdown); },
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_flag("--markdown", a.markdown, "As the table of docs/cli.md");
+         },
+     .offline = true},
     {.words = {"metrics"},
      .help = "The Prometheus metrics pmdfwd exports ([control] metrics), made from those fields "
              "(no pmdfwd needed)",
+     .asks = {},
      .fetch = [](TelemetryClient*, const CommandArgs&) { return metrics_json(); },
      .render = [](TelemetryClient*, const Json&,
                   const CommandArgs& a) { return render_metrics(a.markdown); },
@@ -321,6 +356,7 @@ const CommandGroup kGroups[] = {
      "routes, neighbours and counters"},
     {"clear", "Clear counters"},
     {"route", "Add or delete a route (router mode)"},
+    {"log", "Check the emergency log channel"},
 };
 
 }  // namespace

@@ -24,11 +24,15 @@ struct CommandArgs {
     std::string prefix;       // route add / del
     std::string via;          // route add --via
     std::string port;         // route add --port
+    uint64_t bytes = 0;       // log test
 };
 
 struct Command {
     std::vector<std::string_view> words;  // {"show", "ports"}
     std::string_view help;
+    // The endpoints it asks (endpoint.hpp): a test holds every declared
+    // endpoint to a command.
+    std::vector<const pmdfwd::Endpoint*> asks;
     // Asks pmdfwd (client is null for an offline command): what --json prints.
     Json (*fetch)(TelemetryClient* client, const CommandArgs& a) = nullptr;
     // The text for people, from what fetch returned (it may ask for more).

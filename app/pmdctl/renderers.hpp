@@ -43,6 +43,9 @@ std::string render_log(const Json& log);
 std::string render_latency(const std::vector<Json>& records, bool histogram);
 // show routes / show neighbours: router mode's tables (the lines of
 // /pmdfwd/routes, /pmdfwd/neighbours), one row each; show router: its counters.
+// `pmdctl endpoints`: every declared endpoint, or docs/cli.md's table.
+std::string render_endpoints(bool markdown);
+Json endpoints_json();
 std::string render_routes(const Json& routes);
 std::string render_neighbours(const Json& neighbours);
 std::string render_router(const Json& router);

@@ -1,6 +1,6 @@
 // `pmdctl fields` (see renderers.hpp): the field tables pmdfwd's records are
 // made from, as pmdctl was built with them.
-#include "record_schemas.hpp"
+#include "protocol.hpp"
 #include "renderers.hpp"
 #include "table.hpp"
 
@@ -11,10 +11,10 @@ std::string render_fields(bool markdown) {
     for (const auto* s : pmdfwd::kRecordSchemas) {
         if (!out.empty()) out += '\n';
         if (markdown) {
-            out += pmdfwd::fields_markdown(*s);
+            out += pmdfwd::fields_markdown(*s, pmdfwd::endpoint_paths(*s));
             continue;
         }
-        out += std::string(s->name) + " (" + std::string(s->command) +
+        out += std::string(s->name) + " (" + pmdfwd::endpoint_paths(*s) +
                "): " + std::string(s->about) + '\n';
         Table t;
         t.columns = {{"field", Align::kLeft},
@@ -48,10 +48,57 @@ Json fields_json() {
             fields.push_back(std::move(j));
         }
         out.push_back({{"record", s->name},
-                       {"command", s->command},
+                       {"command", pmdfwd::endpoint_paths(*s)},
                        {"about", s->about},
                        {"fields", fields}});
     }
+    return out;
+}
+
+namespace {
+
+std::string_view shape_name(pmdfwd::Shape s) {
+    switch (s) {
+        case pmdfwd::Shape::record:
+            return "record";
+        case pmdfwd::Shape::ids:
+            return "ids";
+        case pmdfwd::Shape::page:
+            return "page";
+        case pmdfwd::Shape::lines:
+            return "lines";
+        case pmdfwd::Shape::action:
+            return "action";
+    }
+    return "?";
+}
+
+}  // namespace
+
+std::string render_endpoints(bool markdown) {
+    if (markdown) return pmdfwd::endpoints_markdown(pmdfwd::kEndpoints);
+    Table t;
+    t.columns = {{"endpoint", Align::kLeft},
+                 {"parameter", Align::kLeft},
+                 {"answer", Align::kLeft},
+                 {"help", Align::kLeft}};
+    for (const auto* e : pmdfwd::kEndpoints) {
+        const std::string answer = std::string(shape_name(e->shape)) +
+                                   (e->schema ? " of " + std::string(e->schema->name) : "");
+        t.rows.push_back({std::string(e->path), e->parameter.empty() ? "-" : std::string(e->parameter),
+                          answer, std::string(e->help)});
+    }
+    return t.render();
+}
+
+Json endpoints_json() {
+    Json out = Json::array();
+    for (const auto* e : pmdfwd::kEndpoints)
+        out.push_back({{"path", e->path},
+                       {"help", e->help},
+                       {"shape", shape_name(e->shape)},
+                       {"record", e->schema ? e->schema->name : std::string_view()},
+                       {"parameter", e->parameter}});
     return out;
 }
 

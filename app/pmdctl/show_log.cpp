@@ -1,6 +1,6 @@
 // `pmdctl show log` (see renderers.hpp): the log channel's settings, what it
 // sent and dropped, its buffers, and its send-latency histogram.
-#include "record_schemas.hpp"
+#include "protocol.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
 #include "table.hpp"

@@ -1,7 +1,7 @@
 // `pmdctl metrics` (see renderers.hpp): the Prometheus metrics pmdfwd's
 // exporter makes of the field tables, as pmdctl was built with them.
 #include "metric_names.hpp"
-#include "record_schemas.hpp"
+#include "protocol.hpp"
 #include "renderers.hpp"
 #include "table.hpp"
 

@@ -1,9 +1,7 @@
 // `pmdctl show routes`, `show neighbours` and `show router` (see
-// renderers.hpp): router mode's tables as pmdfwd words them (lines of
-// space-separated words), lined up, and its control path's counters.
-#include <sstream>
-
-#include "record_schemas.hpp"
+// renderers.hpp): router mode's tables as records, a column per field of
+// their schemas, and its control path's counters.
+#include "protocol.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
 #include "table.hpp"
@@ -12,22 +10,19 @@ namespace pmdctl {
 
 namespace {
 
-std::vector<std::string> words_of(const Json& value) {
-    std::vector<std::string> out;
-    std::istringstream in(value.is_string() ? value.get<std::string>() : scalar_text(value));
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
-}
-
-// One row per line, its words under the given headers.
-std::string render_words(const Json& lines, std::vector<Column> headers) {
-    if (!lines.is_array() || lines.empty()) return "(none)\n";
+// One row per record, a column per field of the schema: text left, numbers
+// right.
+std::string render_records(const pmdfwd::RecordSchema& schema, const Json& rows) {
+    if (!rows.is_array() || rows.empty()) return "(none)\n";
     Table t;
-    t.columns = std::move(headers);
-    for (const auto& line : lines) {
-        auto words = words_of(line);
-        words.resize(t.columns.size(), "?");
-        t.rows.push_back(std::move(words));
+    for (const auto& f : schema.fields) {
+        const bool numeric = f.kind == pmdfwd::Kind::counter || f.kind == pmdfwd::Kind::gauge;
+        t.columns.push_back({std::string(f.header()), numeric ? Align::kRight : Align::kLeft});
+    }
+    for (const auto& row : rows) {
+        std::vector<std::string> cells;
+        for (const auto& f : schema.fields) cells.push_back(text(row, f.key));
+        t.rows.push_back(std::move(cells));
     }
     return t.render();
 }
@@ -35,20 +30,11 @@ std::string render_words(const Json& lines, std::vector<Column> headers) {
 }  // namespace
 
 std::string render_routes(const Json& routes) {
-    return render_words(routes, {{"prefix", Align::kLeft},
-                                 {"origin", Align::kLeft},
-                                 {"port", Align::kLeft},
-                                 {"via", Align::kLeft},
-                                 {"state", Align::kLeft}});
+    return render_records(pmdfwd::kRouteRecord, routes);
 }
 
 std::string render_neighbours(const Json& neighbours) {
-    return render_words(neighbours, {{"port/address", Align::kLeft},
-                                     {"state", Align::kLeft},
-                                     {"mac", Align::kLeft},
-                                     {"age_ms"},
-                                     {"waiting"},
-                                     {"requests"}});
+    return render_records(pmdfwd::kNeighbourRecord, neighbours);
 }
 
 std::string render_router(const Json& router) {

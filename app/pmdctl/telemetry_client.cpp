@@ -300,8 +300,9 @@ Result<Json> TelemetryClient::query(std::string_view cmd, std::string_view param
     return value;
 }
 
-Result<std::vector<Json>> TelemetryClient::query_each(std::string_view list_cmd,
-                                                      std::string_view item_cmd) {
+Result<std::vector<Json>> TelemetryClient::query_each(const pmdfwd::Endpoint& list,
+                                                      const pmdfwd::Endpoint& item_endpoint) {
+    const std::string_view list_cmd = list.path, item_cmd = item_endpoint.path;
     auto ids = query(list_cmd);
     if (!ids) return ids.error();
     if (!ids->is_array())
@@ -317,6 +318,48 @@ Result<std::vector<Json>> TelemetryClient::query_each(std::string_view list_cmd,
         items.push_back(std::move(*item));
     }
     return items;
+}
+
+Result<Json> rows_of_page(const pmdfwd::RecordSchema& schema, const Json& page,
+                          std::string_view path) {
+    const auto broken = [&] {
+        return pmdfwd::make_error(std::string(path) + " did not return a page of " +
+                                  std::string(schema.name) + " records");
+    };
+    if (!page.is_object()) return broken();
+    size_t rows = 0;
+    for (size_t i = 0; i < schema.fields.size(); ++i) {
+        const auto column = page.find(std::string(schema.fields[i].key));
+        if (column == page.end() || !column->is_array()) return broken();
+        if (i == 0) rows = column->size();
+        if (column->size() != rows) return broken();
+    }
+    Json out = Json::array();
+    for (size_t r = 0; r < rows; ++r) {
+        Json row = Json::object();
+        for (const auto& f : schema.fields) {
+            const std::string key(f.key);
+            row[key] = page[key][r];
+        }
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+Result<Json> TelemetryClient::query_pages(const pmdfwd::Endpoint& e) {
+    Json rows = Json::array();
+    for (uint64_t first = 0;;) {
+        auto page = query(e.path, std::to_string(first));
+        if (!page) return page.error();
+        auto these = rows_of_page(*e.schema, *page, e.path);
+        if (!these) return these.error();
+        for (auto& row : *these) rows.push_back(std::move(row));
+        const uint64_t total = page->value("total", uint64_t(0));
+        const size_t n = these->size();
+        if (n == 0 || first + n >= total) break;
+        first += n;
+    }
+    return rows;
 }
 
 }  // namespace pmdctl

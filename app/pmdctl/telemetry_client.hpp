@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "endpoint.hpp"
 #include "error.hpp"
 
 namespace pmdctl {
@@ -67,6 +68,12 @@ constexpr int kReplyNull = 1;
 constexpr int kNoCommand = 2;
 Result<Json> parse_reply(std::string_view text, std::string_view cmd);
 
+// The rows of one page of a page endpoint's reply ({total, first, a column
+// per field}): one object per row, the schema's fields in order. An Error
+// when the reply is not such a page.
+Result<Json> rows_of_page(const pmdfwd::RecordSchema& schema, const Json& page,
+                          std::string_view path);
+
 // "/cmd" or "/cmd,params": the request text.
 std::string request_text(std::string_view cmd, std::string_view params);
 
@@ -89,10 +96,18 @@ class TelemetryClient {
     // command exists, to say which failure it was: kNoCommand when it does
     // not), {"error": ...}, a broken reply or a broken connection.
     Result<Json> query(std::string_view cmd, std::string_view params = {});
+    Result<Json> query(const pmdfwd::Endpoint& e, std::string_view params = {}) {
+        return query(e.path, params);
+    }
 
     // A list command (ids) followed by the item command for each id: the
     // records of every worker, port or pool, in id order.
-    Result<std::vector<Json>> query_each(std::string_view list_cmd, std::string_view item_cmd);
+    Result<std::vector<Json>> query_each(const pmdfwd::Endpoint& list,
+                                         const pmdfwd::Endpoint& item);
+
+    // Every row of a page endpoint, asked for a page at a time: a JSON array
+    // of records, one object per row with the fields of its schema.
+    Result<Json> query_pages(const pmdfwd::Endpoint& e);
 
   private:
     static std::optional<Result<TelemetryClient>> connect_to_roots(const std::string& tried,

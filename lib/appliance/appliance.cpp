@@ -71,6 +71,11 @@ Status Appliance::build(const std::string& pool_prefix) {
     if (cfg_.control.capture)
         if (auto st = open_capture(); !st) return st;
     control_attach(this);
+    if (router_) {
+        std::vector<std::string> port_names;
+        for (const auto& port : cfg_.ports) port_names.push_back(port.name);
+        router_endpoints_ = std::make_unique<RouterEndpoints>(*router_, std::move(port_names));
+    }
     return Ok{};
 }
 
@@ -358,24 +363,7 @@ void Appliance::housekeeping() {
         for (auto& e : ports_) e.port->watch_link();
         next_link_watch_ = now + kLinkWatchInterval;
     }
-    summarize_route_changes();
-}
-
-// At most one info line every 10 s for route changes over telemetry.
-void Appliance::summarize_route_changes() {
-    constexpr auto kRouteSummaryInterval = std::chrono::seconds(10);
-    const auto now = Clock::now();
-    if (now < next_route_summary_) return;
-    const uint64_t added = routes_added_.load(std::memory_order_relaxed);
-    const uint64_t deleted = routes_deleted_.load(std::memory_order_relaxed);
-    if (added == routes_added_told_ && deleted == routes_deleted_told_) return;
-    spdlog::info(
-        "routes changed over telemetry: {} added, {} deleted since the last such line "
-        "({} and {} since start; each change at debug level)",
-        added - routes_added_told_, deleted - routes_deleted_told_, added, deleted);
-    routes_added_told_ = added;
-    routes_deleted_told_ = deleted;
-    next_route_summary_ = now + kRouteSummaryInterval;
+    if (router_endpoints_) router_endpoints_->summarize_route_changes();
 }
 
 // A data pool that ran dry is logged (and so sent on the log channel) at most
@@ -425,6 +413,7 @@ ShutdownReport Appliance::shutdown() {
     ShutdownReport report;
     if (shut_down_) return report;
     shut_down_ = true;
+    router_endpoints_.reset();
     control_detach(this);
     metrics_.reset();
     telemetry_gate_.reset();

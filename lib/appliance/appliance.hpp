@@ -22,6 +22,7 @@
 #include "port.hpp"
 #include "recycle_mempool.hpp"
 #include "router.hpp"
+#include "router_endpoints.hpp"
 #include "stall_watch.hpp"
 #include "stats_records.hpp"
 #include "telemetry_gate.hpp"
@@ -92,12 +93,7 @@ class Appliance final : public ControlTarget {
     Record netlog() const override;
     Record log_test(size_t bytes) const override;
     void clear_stats() override;
-    Result<TextPage> routes(size_t first, size_t max) const override;
-    Result<TextPage> neighbours(size_t first, size_t max) const override;
-    Result<Record> router_counters() const override;
-    Status route_add(const IpPrefix& prefix, const std::optional<IpAddress>& via,
-                     const std::string& port) override;
-    Status route_del(const IpPrefix& prefix) override;
+    void module_records(std::vector<Record>& out) const override;
     void request_stop() override { stop_requested_.store(true); }
 
   private:
@@ -149,7 +145,6 @@ class Appliance final : public ControlTarget {
     Status open_telemetry_gate();
     Status open_capture();
     void watch_pools();
-    void summarize_route_changes();
     bool one_pool_per_tx_queue(size_t port) const;
     WorkerIdentity identity(size_t i) const;
     RecycleCounts recycle_counts_of_worker(size_t i) const;  // raw, no baseline
@@ -163,6 +158,7 @@ class Appliance final : public ControlTarget {
     std::vector<PortEntry> ports_;
     std::vector<WorkerEntry> workers_;
     std::unique_ptr<Router> router_;  // mode l3 only
+    std::unique_ptr<RouterEndpoints> router_endpoints_;  // while router_ and the control plane run
     std::unique_ptr<NetlogChannel> netlog_;
     std::unique_ptr<CaptureServer> capture_;         // null: [control] capture = false
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket
@@ -176,13 +172,6 @@ class Appliance final : public ControlTarget {
     mutable std::mutex baseline_mutex_;  // control plane only: the baselines above
     Clock::time_point started_at_ = Clock::now();
     Clock::time_point next_link_watch_{};
-    // Route changes over telemetry, each logged at debug level: counted on
-    // the telemetry thread, summed up at info by housekeeping.
-    std::atomic<uint64_t> routes_added_{0};
-    std::atomic<uint64_t> routes_deleted_{0};
-    uint64_t routes_added_told_ = 0;
-    uint64_t routes_deleted_told_ = 0;
-    Clock::time_point next_route_summary_{};
 };
 
 }  // namespace pmdfwd

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "appliance.hpp"
+#include "netlog_api.hpp"
 #include "version.hpp"
 
 namespace pmdfwd {
@@ -203,69 +204,11 @@ Record Appliance::log_test(size_t bytes) const {
     return r;
 }
 
-// Router mode's tables and commands; the router takes its own lock.
-namespace {
-Error not_router() { return make_error("not in router mode: forward.mode is not \"l3\""); }
-
-// Lines first .. first + max of a table, and its length.
-template <class Entry, class Line>
-TextPage page_of(const std::vector<Entry>& all, size_t first, size_t max, Line line) {
-    TextPage page;
-    page.total = all.size();
-    for (size_t i = first; i < all.size() && page.lines.size() < max; ++i)
-        page.lines.push_back(line(all[i]));
-    return page;
-}
-}  // namespace
-
-Result<TextPage> Appliance::routes(size_t first, size_t max) const {
-    if (!router_) return not_router();
-    // A page from the router, so the control path waits for one page only.
-    TextPage page;
-    for (const RouteInfo& r : router_->routes(first, max, &page.total))
-        page.lines.push_back(r.prefix.to_string() + " " + r.origin + " " +
-                             (r.port.empty() ? "-" : r.port) + " " +
-                             (r.via ? r.via->to_string() : "-") + " " + r.state);
-    return page;
-}
-
-Result<TextPage> Appliance::neighbours(size_t first, size_t max) const {
-    if (!router_) return not_router();
-    return page_of(router_->neighbours(), first, max, [&](const NeighbourEntry& n) {
-        return cfg_.ports[n.key.port].name + "/" + n.key.address.to_string() + " " +
-               neighbour_state_name(n.state) + " " + (n.mac ? n.mac->to_string() : "-") + " " +
-               std::to_string(n.age_ms) + " " + std::to_string(n.waiting) + " " +
-               std::to_string(n.requests);
-    });
-}
-
-Result<Record> Appliance::router_counters() const {
-    if (!router_) return not_router();
-    return router_record(router_->sizes(), router_->counters(), router_->neighbour_counters());
-}
-
-Status Appliance::route_add(const IpPrefix& prefix, const std::optional<IpAddress>& via,
-                            const std::string& port) {
-    if (!router_) return not_router();
-    auto st = router_->add_route(prefix, via, port);
-    if (st) {
-        // One line a route at debug: a table loaded route by route would
-        // flood the log; housekeeping sums the changes up at info.
-        spdlog::debug("route {}{}{} added", prefix.to_string(),
-                      via ? " via " + via->to_string() : "", port.empty() ? "" : " port " + port);
-        routes_added_.fetch_add(1, std::memory_order_relaxed);
-    }
-    return st;
-}
-
-Status Appliance::route_del(const IpPrefix& prefix) {
-    if (!router_) return not_router();
-    auto st = router_->delete_route(prefix);
-    if (st) {
-        spdlog::debug("route {} deleted", prefix.to_string());
-        routes_deleted_.fetch_add(1, std::memory_order_relaxed);
-    }
-    return st;
+// Router mode's counters, for a scrape; its endpoints serve the rest.
+void Appliance::module_records(std::vector<Record>& out) const {
+    if (router_)
+        out.push_back(
+            router_record(router_->sizes(), router_->counters(), router_->neighbour_counters()));
 }
 
 }  // namespace pmdfwd

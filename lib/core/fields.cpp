@@ -66,8 +66,8 @@ const Field* RecordSchema::find(std::string_view key) const {
     return nullptr;
 }
 
-std::string fields_markdown(const RecordSchema& s) {
-    std::string out = "### " + std::string(s.name) + ": `" + std::string(s.command) + "`\n\n" +
+std::string fields_markdown(const RecordSchema& s, std::string_view paths) {
+    std::string out = "### " + std::string(s.name) + ": `" + std::string(paths) + "`\n\n" +
                       std::string(s.about) +
                       "\n\n| field | unit | kind | meaning |\n|---|---|---|---|\n";
     for (const Field& f : s.fields)

@@ -72,9 +72,8 @@ struct FieldId {
 };
 
 struct RecordSchema {
-    std::string_view name;     // "worker"
-    std::string_view command;  // the telemetry command returning one ("/pmdfwd/worker")
-    std::string_view about;    // what one record is, and since when its counters run
+    std::string_view name;   // "worker"
+    std::string_view about;  // what one record is, and since when its counters run
     std::span<const Field> fields;
 
     // A field by key, checked when the program is compiled: a key that is
@@ -128,9 +127,10 @@ inline constexpr HistogramWireKey kHistogramWire[] = {
     {"_buckets", "array: the values in each of those buckets (not cumulative)"},
 };
 
-// The reference docs/cli.md carries, and a test holds it to: a heading, the
-// record's sentence and one row per field (key, unit, kind, help).
-std::string fields_markdown(const RecordSchema& s);
+// The reference docs/cli.md carries, and a test holds it to: a heading (the
+// record's name and the endpoints answering with it), the record's sentence
+// and one row per field (key, unit, kind, help).
+std::string fields_markdown(const RecordSchema& s, std::string_view paths);
 // The table of a histogram field's keys on the wire.
 std::string histogram_wire_markdown();
 

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "histogram.hpp"
-#include "record_schemas.hpp"
 
 namespace pmdfwd {
 
@@ -118,16 +117,17 @@ std::string_view to_string(MetricType t) {
     return "?";
 }
 
-RecordMetrics record_metrics(const RecordSchema& s) {
+RecordMetrics record_metrics(const RecordSchema& s, std::string_view paths) {
     RecordMetrics m;
     m.schema = &s;
+    m.paths = std::string(paths);
     // The appliance's own record names its metrics pmdfwd_<key>.
     const std::string prefix = s.name == "info" ? "pmdfwd_" : "pmdfwd_" + std::string(s.name) + "_";
     m.info.name = prefix == "pmdfwd_" ? "pmdfwd_info" : prefix + "info";
     m.info.type = MetricType::info;
     m.info.help = "1, labelled with what describes " +
                   std::string(s.name == "info" ? "the appliance" : "it") + " (" +
-                  std::string(s.command) + ")";
+                  std::string(paths) + ")";
     std::vector<std::string> grouped;  // labelled groups already made families
     for (size_t i = 0; i < s.fields.size(); ++i) {
         const Field& f = s.fields[i];
@@ -177,17 +177,6 @@ RecordMetrics record_metrics(const RecordSchema& s) {
     return m;
 }
 
-const std::vector<RecordMetrics>& exported_metrics() {
-    static const std::vector<RecordMetrics> all = [] {
-        std::vector<RecordMetrics> v;
-        for (const RecordSchema* s : {&kInfoRecord, &kStatsRecord, &kWorkerRecord, &kLatencyRecord,
-                                      &kPortRecord, &kPoolRecord, &kLogRecord, &kRouterRecord})
-            v.push_back(record_metrics(*s));
-        return v;
-    }();
-    return all;
-}
-
 std::vector<uint64_t> metric_bucket_edges_ns(uint64_t cycles_per_s) {
     constexpr uint64_t kLowest = 10, kHighest = 100ull * 1000 * 1000 * 1000;
     std::vector<uint64_t> edges;
@@ -201,13 +190,13 @@ std::vector<uint64_t> metric_bucket_edges_ns(uint64_t cycles_per_s) {
     return edges;
 }
 
-std::string metrics_markdown() {
+std::string metrics_markdown(const std::vector<RecordMetrics>& records) {
     std::string out;
-    for (const auto& m : exported_metrics()) {
+    for (const auto& m : records) {
         std::string labels;
         for (const auto& l : m.label_names) labels += (labels.empty() ? "" : ", ") + l;
         out +=
-            "### " + std::string(m.schema->name) + " (" + std::string(m.schema->command) + ")\n\n";
+            "### " + std::string(m.schema->name) + " (" + m.paths + ")\n\n";
         out +=
             "Labels on every sample: " + (labels.empty() ? std::string("none") : labels) + ".\n\n";
         out += "| metric | type | labels | help |\n|---|---|---|---|\n";

@@ -36,18 +36,16 @@ struct MetricFamilySpec {
 // gauge, histogram, and info number with a unit (a pool's size) a family.
 struct RecordMetrics {
     const RecordSchema* schema = nullptr;
+    std::string paths;  // the endpoints answering with it
     std::vector<FieldId> labels;
     std::vector<std::string> label_names;
     MetricFamilySpec info;  // type info; its fields are the descriptive ones
     std::vector<MetricFamilySpec> families;
 };
 
-RecordMetrics record_metrics(const RecordSchema& s);
-
-// The record kinds a scrape exports, in exposition order: the appliance's
-// state (info, stats, worker, latency, port, pool, log), not the answers
-// to commands.
-const std::vector<RecordMetrics>& exported_metrics();
+// The metric families of one record kind; `paths` names the endpoints
+// answering with it, for the info metric's help.
+RecordMetrics record_metrics(const RecordSchema& s, std::string_view paths);
 
 // `pmdfwd_up`: 1 while the appliance answers, 0 once it is shutting down.
 inline constexpr char kUpMetric[] = "pmdfwd_up";
@@ -60,6 +58,6 @@ std::vector<uint64_t> metric_bucket_edges_ns(uint64_t cycles_per_s);
 
 // The reference docs/operations.md carries (a test holds it to this): one
 // table per record kind, a row per family with its type, labels and help.
-std::string metrics_markdown();
+std::string metrics_markdown(const std::vector<RecordMetrics>& records);
 
 }  // namespace pmdfwd

@@ -11,11 +11,8 @@
 #include "burst_histogram.hpp"
 #include "drop_reasons.hpp"
 #include "fields.hpp"
-#include "neighbour_table.hpp"
-#include "netlog_counters.hpp"
 #include "port_stats.hpp"
 #include "recycle_counts.hpp"
-#include "router_counters.hpp"
 #include "telemetry_counters.hpp"
 #include "worker_stats.hpp"
 
@@ -178,36 +175,6 @@ inline constexpr Field kPoolFields[] = {
 #undef PMDFWD_POOL_RECYCLE_FIELD
 };
 
-#define PMDFWD_NETLOG_DROP_FIELD(name, unit, help) \
-    Field{"drop_" #name, Unit::unit, Kind::counter, help, #name, "drops", "reason", #name},
-
-inline constexpr Field kLogFields[] = {
-    {"enabled", Unit::none, Kind::info,
-     "true when [netlog] enabled; false: the record has no other field"},
-    {"port", Unit::none, Kind::info, "the port the channel sends from"},
-    {"queue", Unit::none, Kind::info, "the channel's own TX queue on that port"},
-    {"src", Unit::none, Kind::info, "the source IPv4 address and UDP port"},
-    {"dst", Unit::none, Kind::info, "the receiver's IPv4 address and UDP port"},
-    {"dst_mac", Unit::none, Kind::info, "the next hop's MAC"},
-    {"format", Unit::none, Kind::info,
-     "extended (netconsole's extended format, gap-free sequence numbers) or plain"},
-    {"level", Unit::none, Kind::info, "the lowest level sent"},
-    {"send_path", Unit::none, Kind::info,
-     "pool-first (take a pre-filled buffer, allocate only when none is left) or alloc-first"},
-    {"rate_limit", Unit::datagrams, Kind::info, "the token bucket's datagrams per second; 0: none"},
-    PMDFWD_NETLOG_COUNTERS(PMDFWD_COUNTER_FIELD)  //
-    {"dropped", Unit::events, Kind::counter, "drops of all reasons"},
-    PMDFWD_NETLOG_DROPS(PMDFWD_NETLOG_DROP_FIELD)  //
-    {"reserve_size", Unit::mbufs, Kind::info, "buffers in the channel's own pool"},
-    {"reserve_free", Unit::mbufs, Kind::gauge,
-     "free buffers in it (the pre-filled ones and those in the TX ring are not free)"},
-    {"prefill_target", Unit::mbufs, Kind::info, "pre-filled buffers kept ([netlog] prefill)"},
-    {"prefilled", Unit::mbufs, Kind::gauge, "pre-filled buffers ready now"},
-    {"latency", Unit::nanoseconds, Kind::histogram,
-     "each datagram's send, from taking its buffer to handing it to the TX queue (or dropping "
-     "it)"},
-};
-
 inline constexpr Field kInfoFields[] = {
     {"version", Unit::none, Kind::info, "pmdfwd's version"},
     {"pid", Unit::none, Kind::info, "its process id"},
@@ -236,54 +203,17 @@ inline constexpr Field kInfoFields[] = {
 #undef PMDFWD_TELEMETRY_FIELD
 };
 
-inline constexpr Field kLogTestFields[] = {
-    {"result", Unit::none, Kind::info, "logged"},
-    {"bytes", Unit::bytes, Kind::info, "the length of the warning logged"},
-    {"channel", Unit::none, Kind::info, "on or off: whether the log channel sends it"},
-};
-
-// The neighbour table counts neighbours and messages, which the field
-// units know as events.
-constexpr Unit neighbour_counter_unit(std::string_view unit) {
-    return unit == "packets" ? Unit::packets : unit == "requests" ? Unit::requests : Unit::events;
-}
-
-inline constexpr Field kRouterFields[] = {
-    {"routes", Unit::none, Kind::gauge,
-     "routes in the table: connected, local, neighbours' host routes, static and added"},
-    {"neighbours", Unit::none, Kind::gauge, "neighbours known or being resolved"},
-    {"next_hops", Unit::none, Kind::gauge,
-     "next-hop entries in use, those waiting for the workers' quiescent state included"},
-    {"neighbours_resolving", Unit::none, Kind::gauge,
-     "neighbours being resolved (incomplete), at most l3.max_resolving"},
-    {"waiting", Unit::packets, Kind::gauge,
-     "packets held for neighbours being resolved, at most l3.max_waiting_packets"},
-    {"waiting_peak", Unit::packets, Kind::gauge,
-     "the most packets held for neighbours at once since start"},
-    PMDFWD_ROUTER_COUNTERS(PMDFWD_COUNTER_FIELD)
-#define PMDFWD_NEIGHBOUR_FIELD(name, unit, help) \
-    Field{"neighbour_" #name, neighbour_counter_unit(#unit), Kind::counter, help},
-        PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD)
-#undef PMDFWD_NEIGHBOUR_FIELD
-};
-
-inline constexpr Field kResultFields[] = {
-    {"result", Unit::none, Kind::info,
-     "what was done: stats cleared, shutdown requested, route added or deleted"},
-};
-
 #undef PMDFWD_COUNTER_FIELD
 #undef PMDFWD_DROP_FIELD
 #undef PMDFWD_BURST_FIELD
-#undef PMDFWD_NETLOG_DROP_FIELD
 
 }  // namespace fields
 
 inline constexpr RecordSchema kInfoRecord{
-    "info", "/pmdfwd/info",
+    "info",
     "The appliance: version, settings, sizes, uptime, its telemetry socket.", fields::kInfoFields};
 inline constexpr RecordSchema kWorkerRecord{
-    "worker", "/pmdfwd/worker",
+    "worker",
     "One worker: what it polls and sends on, and its counters since the last clear. Each keeps "
     "rx_pkts + handoff_in == tx_pkts + drops + handoff_out + punted. The recycle_ fields are there "
     "with "
@@ -291,49 +221,26 @@ inline constexpr RecordSchema kWorkerRecord{
     "recycle pools.",
     fields::kWorkerFields};
 inline constexpr RecordSchema kStatsRecord{
-    "stats", "/pmdfwd/stats",
+    "stats",
     "The sums over all workers since the last clear, and what is in flight: rx_pkts == tx_pkts + "
     "drops + punted + in_flight once traffic stops.",
     fields::kStatsFields};
 inline constexpr RecordSchema kLatencyRecord{
-    "latency", "/pmdfwd/latency", "One worker's residence-time histogram since the last clear.",
+    "latency", "One worker's residence-time histogram since the last clear.",
     fields::kLatencyFields};
 inline constexpr RecordSchema kPortRecord{
-    "port", "/pmdfwd/port", "One port: its config, link, and ethdev counters since the last clear.",
+    "port", "One port: its config, link, and ethdev counters since the last clear.",
     fields::kPortFields};
 inline constexpr RecordSchema kPoolRecord{
-    "pool", "/pmdfwd/pool",
+    "pool",
     "One mempool: sizes and levels; a recycle pool adds its owner, where its free objects lie and "
     "the driver's counters since the last clear.",
     fields::kPoolFields};
-inline constexpr RecordSchema kLogRecord{
-    "log", "/pmdfwd/log",
-    "The emergency log channel; its counters run from pmdfwd's start (clear stats leaves them).",
-    fields::kLogFields};
-inline constexpr RecordSchema kLogTestRecord{
-    "log_test", "/pmdfwd/log_test", "The answer to a test record.", fields::kLogTestFields};
-inline constexpr RecordSchema kRouterRecord{
-    "router", "/pmdfwd/router",
-    "Router mode (l3) only: its tables' sizes and the control path's counters since start.",
-    fields::kRouterFields};
-inline constexpr RecordSchema kResultRecord{"result",
-                                            "/pmdfwd/clear, /pmdfwd/shutdown, /pmdfwd/route_add, "
-                                            "/pmdfwd/route_del",
-                                            "The answer to a command that acts.",
-                                            fields::kResultFields};
-
-// Every record kind, for anything that walks them all (docs, exporters).
-inline constexpr const RecordSchema* kRecordSchemas[] = {
-    &kInfoRecord, &kWorkerRecord, &kStatsRecord,   &kLatencyRecord, &kPortRecord,
-    &kPoolRecord, &kLogRecord,    &kLogTestRecord, &kRouterRecord,  &kResultRecord,
-};
-
 // The records index these families by position: the burst fields are the
 // histogram's buckets in order, the drop fields the reasons in order.
 static_assert(kWorkerRecord.group("burst_sizes").size() == kBurstBuckets);
 static_assert(kWorkerRecord.group("recycle").size() == kPoolRecord.group("recycle").size());
 static_assert(kWorkerRecord.group("drops").size() == kDropReasonCount);
 static_assert(kStatsRecord.group("drops").size() == kDropReasonCount);
-static_assert(kLogRecord.group("drops").size() == kNetlogDropCount);
 
 }  // namespace pmdfwd

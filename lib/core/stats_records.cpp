@@ -158,24 +158,6 @@ void add_recycle_pool(Record& r, unsigned owner_lcore, const RecycleLevels& l,
 #undef PMDFWD_SET_COUNT
 }
 
-Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
-                     const NeighbourCounters& n) {
-    Record r(kRouterRecord);
-    r.set(kRouterRecord.at("routes"), sizes.routes);
-    r.set(kRouterRecord.at("neighbours"), sizes.neighbours);
-    r.set(kRouterRecord.at("next_hops"), sizes.next_hops);
-    r.set(kRouterRecord.at("neighbours_resolving"), sizes.neighbours_resolving);
-    r.set(kRouterRecord.at("waiting"), sizes.waiting);
-    r.set(kRouterRecord.at("waiting_peak"), sizes.waiting_peak);
-#define PMDFWD_ROUTER_SET(name, unit, help) r.set(kRouterRecord.at(#name), c.name);
-    PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_SET)
-#undef PMDFWD_ROUTER_SET
-#define PMDFWD_NEIGHBOUR_SET(name, unit, help) r.set(kRouterRecord.at("neighbour_" #name), n.name);
-    PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_SET)
-#undef PMDFWD_NEIGHBOUR_SET
-    return r;
-}
-
 Record result_record(const char* result) {
     Record r(kResultRecord);
     r.set(kResultRecord.at("result"), result);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "endpoint.hpp"
 #include "histogram.hpp"
 #include "pool_audit.hpp"
 #include "port_stats.hpp"
@@ -58,15 +59,6 @@ Record pool_record(const PoolAudit& a, uint64_t cache_size, int64_t avail, int s
 // A recycle pool's owner, free levels and counters.
 void add_recycle_pool(Record& r, unsigned owner_lcore, const RecycleLevels& l,
                       const RecycleCounts& c);
-
-// Router mode's record: its tables' sizes, then the control path's and the
-// neighbour table's counters.
-struct RouterTableSizes {
-    uint64_t routes = 0, neighbours = 0, next_hops = 0;
-    uint64_t neighbours_resolving = 0, waiting = 0, waiting_peak = 0;
-};
-Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
-                     const NeighbourCounters& n);
 
 Record result_record(const char* result);
 

@@ -4,6 +4,8 @@
 #include <limits>
 #include <string>
 
+#include "protocol.hpp"
+
 namespace pmdfwd {
 
 namespace {

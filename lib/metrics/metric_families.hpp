@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "metric_names.hpp"
+#include "protocol.hpp"
 #include "record.hpp"
 
 namespace pmdfwd {

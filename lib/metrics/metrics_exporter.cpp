@@ -36,7 +36,7 @@ class MetricsCollector final : public prometheus::Collectable {
             for (size_t i = 0; i < t.port_count(); ++i) records.push_back(t.port(i, Since::start));
             for (size_t i = 0; i < t.pool_count(); ++i) records.push_back(t.pool(i, Since::start));
             records.push_back(t.netlog());
-            if (auto router = t.router_counters()) records.push_back(std::move(router.value()));
+            t.module_records(records);
         });
         MetricFamilies families(tsc_hz);
         for (const auto& r : records) families.add(r);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <utility>
 
+#include "netlog_api.hpp"
 #include "record_schemas.hpp"
 
 namespace pmdfwd {

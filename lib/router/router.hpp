@@ -26,6 +26,7 @@
 #include "route_rules.hpp"
 #include "route_tables.hpp"
 #include "router_counters.hpp"
+#include "router_api.hpp"
 #include "stats_records.hpp"
 #include "token_bucket.hpp"
 

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Rewrites the generated parts of the docs from a build's pmdctl: the
-"Record fields" tables of docs/cli.md (pmdctl fields --markdown) and the
+"Telemetry commands" table and the "Record fields" tables of docs/cli.md
+(pmdctl endpoints --markdown, pmdctl fields --markdown) and the
 metrics reference of docs/operations.md (pmdctl metrics --markdown). The
 unit tests hold the docs to the same output.
 Usage: scripts/lib/regen_docs.py [BUILD_DIR]"""
@@ -25,6 +26,8 @@ def replace(path, start_marker, text, end_marker="\n## "):
     (root / path).write_text(doc[:start] + text.rstrip("\n") + "\n" + tail)
 
 
+replace("docs/cli.md", "| command | parameter | returns |", generated("endpoints", "--markdown"),
+        "\nThe stock DPDK commands")
 replace("docs/cli.md", "### info: `/pmdfwd/info`", generated("fields", "--markdown"),
         "\nA histogram field (`residence`")
 replace("docs/operations.md", "### info (/pmdfwd/info)", generated("metrics", "--markdown"))

@@ -133,8 +133,14 @@ ctl show routes >"$WORK/routes-after.log" 2>&1
 check "the 80 are gone again" bash -c "! grep -q '^10\.60\.' $WORK/routes-after.log"
 
 ctl show neighbours >"$WORK/neighbours.log" 2>&1
-check "show neighbours: c resolved by ARP" grep -Eq "^p2/$(v4 2 2) +reachable +[0-9a-f:]{17}" "$WORK/neighbours.log"
-check "show neighbours: c resolved by ND" grep -Eq "^p2/$(v6 2 2) +reachable +[0-9a-f:]{17}" "$WORK/neighbours.log"
+check "show neighbours: c resolved by ARP" grep -Eq "^p2 +$(v4 2 2) +reachable +[0-9a-f:]{17}" "$WORK/neighbours.log"
+check "show neighbours: c resolved by ND" grep -Eq "^p2 +$(v6 2 2) +reachable +[0-9a-f:]{17}" "$WORK/neighbours.log"
+ctl --json show routes >"$WORK/routes.json" 2>&1
+check "show routes --json gives records with fields" \
+  /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert any(x['prefix']=='10.54.0.0/24' and x['origin']=='static' and x['port']=='p1' for x in r), r" "$WORK/routes.json"
+ctl --json show neighbours >"$WORK/neighbours.json" 2>&1
+check "show neighbours --json gives records with fields" \
+  /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert any(x['port']=='p2' and x['state']=='reachable' and isinstance(x['age_ms'], int) for x in r), r" "$WORK/neighbours.json"
 ctl --json show router >"$WORK/router.json" 2>&1
 check "the control path answered ARP requests and pings" \
   json_get "$(cat "$WORK/router.json")" \

@@ -222,12 +222,3 @@ TEST_CASE("latency off: no residence histogram, same forwarding", "[poll][latenc
     CHECK(rig.app->residence_snapshot(0).count == 0);
 }
 
-TEST_CASE("control: every command fits telemetry's limits", "[control]") {
-    // rte_telemetry_register_cmd refuses a path of 56 bytes or more and a
-    // help text of 128 or more, and the command is then simply missing.
-    for (const auto& c : kControlCommands) {
-        INFO(c.path);
-        CHECK(std::string(c.path).size() < 56);
-        CHECK(std::string(c.help).size() < 128);
-    }
-}

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "netlog_sink.hpp"
-#include "record_schemas.hpp"
+#include "protocol.hpp"
 #include "ring_ports.hpp"
 
 using namespace pmdfwd;

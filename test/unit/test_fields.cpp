@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "record_schemas.hpp"
+#include "protocol.hpp"
 #include "renderers.hpp"
 #include "source_file.hpp"
 
@@ -96,7 +96,7 @@ TEST_CASE("docs/cli.md carries every record's field table as the tables declare 
             INFO("docs/cli.md, ## Record fields, " << s->name << ": lacks the row\n" << row);
             CHECK(fields.find(row) != std::string::npos);
         }
-        const std::string expected = fields_markdown(*s);
+        const std::string expected = fields_markdown(*s, endpoint_paths(*s));
         INFO(
             "docs/cli.md, ## Record fields, lacks this block as it stands "
             "(`pmdctl fields --markdown` prints them all):\n"
@@ -155,7 +155,7 @@ TEST_CASE("pmdctl shows every field of the records it renders", "[fields][pmdctl
 
 TEST_CASE("pmdctl fields prints the tables the docs check holds", "[fields][pmdctl]") {
     const std::string md = pmdctl::render_fields(true);
-    for (const auto* s : kRecordSchemas) CHECK(md.find(fields_markdown(*s)) != std::string::npos);
+    for (const auto* s : kRecordSchemas) CHECK(md.find(fields_markdown(*s, endpoint_paths(*s))) != std::string::npos);
     const std::string people = pmdctl::render_fields(false);
     const size_t row = people.find("\ndrop_link_down ");
     REQUIRE(row != std::string::npos);

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <iterator>
 
-#include "record_schemas.hpp"
+#include "protocol.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
 #include "table.hpp"

@@ -42,7 +42,7 @@ constexpr Field kTestFields[] = {
     {"state", Unit::none, Kind::info, "up or down"},
     {"lat", Unit::nanoseconds, Kind::histogram, "a distribution"},
 };
-constexpr RecordSchema kTestRecord{"test", "/test", "A record of the tests.", kTestFields};
+constexpr RecordSchema kTestRecord{"test", "A record of the tests.", kTestFields};
 
 }  // namespace
 

@@ -1,0 +1,151 @@
+// Router mode's side of the control protocol, declared once: its records
+// (the control path's counters, a route, a neighbour) and its endpoints.
+// pmdctl and the docs read these; lib/router serves them
+// (router_endpoints.cpp). Pure: no DPDK.
+#pragma once
+
+#include <cstdint>
+
+#include "endpoint.hpp"
+#include "fields.hpp"
+#include "neighbour_table.hpp"
+#include "record.hpp"
+#include "router_counters.hpp"
+
+namespace pmdfwd {
+
+namespace fields {
+
+// The neighbour table counts neighbours and messages, which the field
+// units know as events.
+constexpr Unit neighbour_counter_unit(std::string_view unit) {
+    return unit == "packets" ? Unit::packets : unit == "requests" ? Unit::requests : Unit::events;
+}
+
+inline constexpr Field kRouterFields[] = {
+    {"routes", Unit::none, Kind::gauge,
+     "routes in the table: connected, local, neighbours' host routes, static and added"},
+    {"neighbours", Unit::none, Kind::gauge, "neighbours known or being resolved"},
+    {"next_hops", Unit::none, Kind::gauge,
+     "next-hop entries in use, those waiting for the workers' quiescent state included"},
+    {"neighbours_resolving", Unit::none, Kind::gauge,
+     "neighbours being resolved (incomplete), at most l3.max_resolving"},
+    {"waiting", Unit::packets, Kind::gauge,
+     "packets held for neighbours being resolved, at most l3.max_waiting_packets"},
+    {"waiting_peak", Unit::packets, Kind::gauge,
+     "the most packets held for neighbours at once since start"},
+#define PMDFWD_ROUTER_FIELD(name, unit, help) Field{#name, Unit::unit, Kind::counter, help},
+    PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_FIELD)
+#undef PMDFWD_ROUTER_FIELD
+#define PMDFWD_NEIGHBOUR_FIELD(name, unit, help) \
+    Field{"neighbour_" #name, neighbour_counter_unit(#unit), Kind::counter, help},
+        PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD)
+#undef PMDFWD_NEIGHBOUR_FIELD
+};
+
+inline constexpr Field kRouteFields[] = {
+    {.key = "prefix", .kind = Kind::label, .help = "the destination prefix"},
+    {"origin", Unit::none, Kind::info,
+     "connected: the subnet of a port address; local: one of the router's own addresses (to the "
+     "control path); neighbour: the host route of a resolved neighbour; static: a [[route]] of "
+     "the config; runtime: added with route add"},
+    {"port", Unit::none, Kind::info, "the port it leaves by; - for none"},
+    {"via", Unit::none, Kind::info,
+     "its next hop; - for an on-link route (each destination is resolved on the port)"},
+    {"state", Unit::none, Kind::info,
+     "forward: the workers send it on with the next hop's MAC; resolving: its next hop has no MAC "
+     "yet, so packets go to the control path, which resolves it and holds them meanwhile; local: "
+     "for the router itself"},
+};
+
+inline constexpr Field kNeighbourFields[] = {
+    {.key = "port", .kind = Kind::label, .help = "the port it was resolved on"},
+    {.key = "address", .kind = Kind::label, .help = "its IPv4 or IPv6 address"},
+    {"state", Unit::none, Kind::info,
+     "incomplete (being asked), reachable (its MAC confirmed within l3.reachable_s), probe (older, "
+     "asked again by unicast, still used), stale (learned from a request for one of our "
+     "addresses: used, never probed, evicted first) or permanent (a [[neighbour]] of the config)"},
+    {"mac", Unit::none, Kind::info, "its MAC address; - while incomplete"},
+    {"age_ms", Unit::none, Kind::gauge,
+     "milliseconds since it was made (incomplete), last confirmed (reachable, probe), last heard "
+     "(stale) or added (permanent)",
+     "age_ms"},
+    {"waiting", Unit::packets, Kind::gauge, "packets held for it while it is incomplete"},
+    {"requests", Unit::requests, Kind::gauge,
+     "ARP requests or neighbour solicitations sent for it since it was made or last confirmed"},
+};
+
+}  // namespace fields
+
+inline constexpr RecordSchema kRouterRecord{
+    "router", "Router mode (l3) only: its tables' sizes and the control path's counters since start.",
+    fields::kRouterFields};
+inline constexpr RecordSchema kRouteRecord{
+    "route", "Router mode (l3) only: one route of the routing table.", fields::kRouteFields};
+inline constexpr RecordSchema kNeighbourRecord{
+    "neighbour", "Router mode (l3) only: one neighbour, resolved or being resolved.",
+    fields::kNeighbourFields};
+
+// Router mode's record: its tables' sizes, then the control path's and the
+// neighbour table's counters.
+struct RouterTableSizes {
+    uint64_t routes = 0, neighbours = 0, next_hops = 0;
+    uint64_t neighbours_resolving = 0, waiting = 0, waiting_peak = 0;
+};
+Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
+                     const NeighbourCounters& n);
+
+namespace endpoints {
+
+inline constexpr std::string_view kNotRouter = "not in router mode: forward.mode is not \"l3\"";
+
+inline constexpr Endpoint kRoutes{
+    .path = "/pmdfwd/routes",
+    .help = "Router mode: 60 routes from <first> in prefix order. Parameters: [int first]",
+    .shape = Shape::page,
+    .schema = &kRouteRecord,
+    .parameter = "first row (optional, default 0)",
+    .returns = "router mode: up to 60 rows of the routing table from row `first`, in prefix order; ask again "
+               "from `first + 60` while rows remain. Other modes: `{\"error\": \"not in router "
+               "mode: ...\"}`",
+    .unserved = kNotRouter};
+inline constexpr Endpoint kNeighbours{
+    .path = "/pmdfwd/neighbours",
+    .help = "Router mode: 60 neighbours from <first>. Parameters: [int first]",
+    .shape = Shape::page,
+    .schema = &kNeighbourRecord,
+    .parameter = "first row (optional)",
+    .returns = "router mode: up to 60 neighbours from row `first`, by port and address",
+    .unserved = kNotRouter};
+inline constexpr Endpoint kRouter{
+    .path = "/pmdfwd/router",
+    .help = "Router mode: the control path's counters (ARP, ND, ICMP, neighbours).",
+    .shape = Shape::record,
+    .schema = &kRouterRecord,
+    .returns = "router mode: table sizes and the control path's counters since start",
+    .unserved = kNotRouter};
+inline constexpr Endpoint kRouteAdd{
+    .path = "/pmdfwd/route_add",
+    .help = "Router mode: add or replace a route, workers never stopped. Parameters: "
+            "prefix[,via or -[,port]]",
+    .shape = Shape::action,
+    .schema = &kResultRecord,
+    .parameter = "`prefix[,via[,port]]` (`-` for no via)",
+    .returns = "router mode: `{\"result\": \"route P added\"}`, or `{\"error\": \"...\"}` saying why not: "
+               "`/pmdfwd/route_add,10.53.0.0/24,10.52.2.2`",
+    .unserved = kNotRouter};
+inline constexpr Endpoint kRouteDel{
+    .path = "/pmdfwd/route_del",
+    .help = "Router mode: delete a static or added route. Parameters: prefix",
+    .shape = Shape::action,
+    .schema = &kResultRecord,
+    .parameter = "`prefix`",
+    .returns = "router mode: `{\"result\": \"route P deleted\"}` or `{\"error\": \"...\"}`",
+    .unserved = kNotRouter};
+
+inline constexpr const Endpoint* kRouterEndpoints[] = {&kRoutes, &kNeighbours, &kRouter,
+                                                       &kRouteAdd, &kRouteDel};
+
+}  // namespace endpoints
+
+}  // namespace pmdfwd

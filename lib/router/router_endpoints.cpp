@@ -1,0 +1,155 @@
+// Router mode's endpoints (see router_endpoints.hpp). Telemetry thread,
+// under the control lock; the router takes its own.
+#include "router_endpoints.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+
+#include "router_api.hpp"
+#include "stats_records.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+// The first row a page starts at: none given is 0.
+bool first_row(std::string_view params, size_t& first) {
+    first = 0;
+    return params.empty() || parse_index(params, SIZE_MAX, first);
+}
+
+Record route_record(const RouteInfo& r) {
+    const RecordSchema& t = kRouteRecord;
+    Record rec(t);
+    rec.set(t.at("prefix"), r.prefix.to_string());
+    rec.set(t.at("origin"), r.origin);
+    rec.set(t.at("port"), r.port.empty() ? "-" : r.port);
+    rec.set(t.at("via"), r.via ? r.via->to_string() : "-");
+    rec.set(t.at("state"), r.state);
+    return rec;
+}
+
+}  // namespace
+
+RouterEndpoints::RouterEndpoints(Router& router, std::vector<std::string> port_names)
+    : router_(router), port_names_(std::move(port_names)) {
+    using namespace endpoints;
+    bindings_.emplace_back(kRoutes, [this](std::string_view p, Reply& r) { return routes(p, r); });
+    bindings_.emplace_back(kNeighbours,
+                           [this](std::string_view p, Reply& r) { return neighbours(p, r); });
+    bindings_.emplace_back(kRouter, [this](std::string_view p, Reply& r) {
+        if (!p.empty()) return -EINVAL;
+        r.record(router_record(router_.sizes(), router_.counters(), router_.neighbour_counters()));
+        return 0;
+    });
+    bindings_.emplace_back(kRouteAdd,
+                           [this](std::string_view p, Reply& r) { return route_add(p, r); });
+    bindings_.emplace_back(kRouteDel,
+                           [this](std::string_view p, Reply& r) { return route_del(p, r); });
+}
+
+// A page from the router, so the control path waits for one page only.
+int RouterEndpoints::routes(std::string_view params, Reply& reply) const {
+    size_t first;
+    if (!first_row(params, first)) return -EINVAL;
+    size_t total = 0;
+    std::vector<Record> rows;
+    for (const RouteInfo& r : router_.routes(first, kPageRows, &total))
+        rows.push_back(route_record(r));
+    reply.page(kRouteRecord, rows, first, total);
+    return 0;
+}
+
+int RouterEndpoints::neighbours(std::string_view params, Reply& reply) const {
+    size_t first;
+    if (!first_row(params, first)) return -EINVAL;
+    const auto all = router_.neighbours();
+    const RecordSchema& t = kNeighbourRecord;
+    std::vector<Record> rows;
+    for (size_t i = first; i < all.size() && rows.size() < kPageRows; ++i) {
+        const NeighbourEntry& n = all[i];
+        Record rec(t);
+        rec.set(t.at("port"),
+                n.key.port < port_names_.size() ? port_names_[n.key.port] : std::string("?"));
+        rec.set(t.at("address"), n.key.address.to_string());
+        rec.set(t.at("state"), std::string(neighbour_state_name(n.state)));
+        rec.set(t.at("mac"), n.mac ? n.mac->to_string() : "-");
+        rec.set(t.at("age_ms"), uint64_t(n.age_ms));
+        rec.set(t.at("waiting"), uint64_t(n.waiting));
+        rec.set(t.at("requests"), uint64_t(n.requests));
+        rows.push_back(std::move(rec));
+    }
+    reply.page(t, rows, first, all.size());
+    return 0;
+}
+
+// /pmdfwd/route_add,<prefix>[,<via or ->[,<port>]]
+int RouterEndpoints::route_add(std::string_view params, Reply& reply) {
+    const auto words = split_params(params);
+    if (words.empty() || words.size() > 3) return -EINVAL;
+    std::string why;
+    const auto prefix = parse_ip_prefix(words[0], &why);
+    if (!prefix) {
+        reply.error(why);
+        return 0;
+    }
+    std::optional<IpAddress> via;
+    if (words.size() > 1 && words[1] != "-") {
+        via = parse_ip_address(words[1], &why);
+        if (!via) {
+            reply.error(why);
+            return 0;
+        }
+    }
+    const std::string port = words.size() > 2 ? words[2] : "";
+    if (auto st = router_.add_route(*prefix, via, port); !st) {
+        reply.error(st.error().message);
+        return 0;
+    }
+    // One line a route at debug: a table loaded route by route would flood
+    // the log; housekeeping sums the changes up at info.
+    spdlog::debug("route {}{}{} added", prefix->to_string(),
+                  via ? " via " + via->to_string() : "", port.empty() ? "" : " port " + port);
+    added_.fetch_add(1, std::memory_order_relaxed);
+    reply.record(result_record(("route " + prefix->to_string() + " added").c_str()));
+    return 0;
+}
+
+// /pmdfwd/route_del,<prefix>
+int RouterEndpoints::route_del(std::string_view params, Reply& reply) {
+    const auto words = split_params(params);
+    if (words.size() != 1) return -EINVAL;
+    std::string why;
+    const auto prefix = parse_ip_prefix(words[0], &why);
+    if (!prefix) {
+        reply.error(why);
+        return 0;
+    }
+    if (auto st = router_.delete_route(*prefix); !st) {
+        reply.error(st.error().message);
+        return 0;
+    }
+    spdlog::debug("route {} deleted", prefix->to_string());
+    deleted_.fetch_add(1, std::memory_order_relaxed);
+    reply.record(result_record(("route " + prefix->to_string() + " deleted").c_str()));
+    return 0;
+}
+
+void RouterEndpoints::summarize_route_changes() {
+    constexpr auto kInterval = std::chrono::seconds(10);
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_summary_) return;
+    const uint64_t added = added_.load(std::memory_order_relaxed);
+    const uint64_t deleted = deleted_.load(std::memory_order_relaxed);
+    if (added == added_told_ && deleted == deleted_told_) return;
+    spdlog::info(
+        "routes changed over telemetry: {} added, {} deleted since the last such line "
+        "({} and {} since start; each change at debug level)",
+        added - added_told_, deleted - deleted_told_, added, deleted);
+    added_told_ = added;
+    deleted_told_ = deleted;
+    next_summary_ = now + kInterval;
+}
+
+}  // namespace pmdfwd
