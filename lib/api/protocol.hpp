@@ -13,6 +13,7 @@
 
 #include "appliance_api.hpp"
 #include "endpoint.hpp"
+#include "join.hpp"
 #include "metric_names.hpp"
 #include "netlog_api.hpp"
 #include "record_schemas.hpp"
@@ -20,21 +21,9 @@
 
 namespace pmdfwd {
 
-namespace detail {
-template <size_t... N>
-constexpr auto join_endpoints(const Endpoint* const (&... lists)[N]) {
-    std::array<const Endpoint*, (N + ...)> all{};
-    size_t i = 0;
-    const auto append = [&](std::span<const Endpoint* const> list) {
-        for (const Endpoint* e : list) all[i++] = e;
-    };
-    (append(lists), ...);
-    return all;
-}
-}  // namespace detail
 
 // Every endpoint pmdfwd serves, module by module.
-inline constexpr auto kEndpoints = detail::join_endpoints(
+inline constexpr auto kEndpoints = join<const Endpoint*>(
     endpoints::kApplianceEndpoints, endpoints::kNetlogEndpoints, endpoints::kRouterEndpoints);
 
 // Every record kind, in docs/cli.md's order.

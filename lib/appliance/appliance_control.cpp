@@ -61,7 +61,7 @@ Record Appliance::info() const {
             std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started_at_).count()));
     if (telemetry_gate_) {
         const auto& c = telemetry_gate_->counters();
-#define PMDFWD_SET_TELEMETRY(name, unit, help) r.set(t.at("telemetry_" #name), c.name.load());
+#define PMDFWD_SET_TELEMETRY(name, unit, kind, help) r.set(t.at("telemetry_" #name), c.name.load());
         PMDFWD_TELEMETRY_COUNTERS(PMDFWD_SET_TELEMETRY)
 #undef PMDFWD_SET_TELEMETRY
     }

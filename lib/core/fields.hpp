@@ -5,6 +5,7 @@
 // exporter walk these tables; none needs to know a record by name. Pure.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -104,6 +105,29 @@ struct RecordSchema {
     // A field by key at run time; nullptr when there is none.
     const Field* find(std::string_view key) const;
 };
+
+// A field's column header where it is not its key, set apart from the
+// list the field comes from.
+struct ColumnName {
+    std::string_view key;
+    std::string_view column;
+};
+template <size_t N, size_t M>
+consteval std::array<Field, N> with_columns(const Field (&fields)[N],
+                                            const ColumnName (&columns)[M]) {
+    std::array<Field, N> out{};
+    for (size_t i = 0; i < N; ++i) out[i] = fields[i];
+    for (const ColumnName& c : columns) {
+        bool found = false;
+        for (Field& f : out)
+            if (f.key == c.key) {
+                f.column = c.column;
+                found = true;
+            }
+        if (!found) throw "a column for a key the table lacks";
+    }
+    return out;
+}
 
 // The keys a histogram field `<key>` puts in its record, in this order, and
 // what each holds.

@@ -9,8 +9,10 @@
 #include <span>
 
 #include "burst_histogram.hpp"
+#include "counter_list.hpp"
 #include "drop_reasons.hpp"
 #include "fields.hpp"
+#include "join.hpp"
 #include "port_stats.hpp"
 #include "recycle_counts.hpp"
 #include "telemetry_counters.hpp"
@@ -20,12 +22,8 @@ namespace pmdfwd {
 
 namespace fields {
 
-#define PMDFWD_COUNTER_FIELD(name, unit, help) Field{#name, Unit::unit, Kind::counter, help},
-
 inline constexpr Field kDrops{"drops", Unit::packets, Kind::counter,
                               "packets dropped, all reasons"};
-#define PMDFWD_DROP_FIELD(name, help) \
-    Field{"drop_" #name, Unit::packets, Kind::counter, help, #name, "drops", "reason", #name},
 
 // Figures derived from the counters, in the worker and the stats records.
 inline constexpr Field kDerived[] = {
@@ -39,8 +37,16 @@ inline constexpr Field kDerived[] = {
      "share of the loop's TSC time asleep or waiting on rx interrupts", "sleep%"},
 };
 
-#define PMDFWD_BURST_FIELD(key, column, help) \
-    Field{key, Unit::polls, Kind::counter, help, column, "burst_sizes", "size", column},
+// The rx burst histogram's buckets, a field each, from their table.
+constexpr std::array<Field, kBurstBuckets> burst_fields() {
+    std::array<Field, kBurstBuckets> out{};
+    for (size_t i = 0; i < kBurstBuckets; ++i) {
+        const BurstBucket& b = kBurstBucketTable[i];
+        out[i] = group_field(b.key, Unit::polls, Tally::counter, b.help, "burst_sizes", b.column,
+                             "size");
+    }
+    return out;
+}
 
 // Which worker a record is about, in the worker and the latency records.
 inline constexpr Field kWorkerId{"worker", Unit::none, Kind::label,
@@ -54,7 +60,7 @@ inline constexpr Field kRxQueue{
 inline constexpr Field kPoll{"poll", Unit::none, Kind::info,
                              "its poll mode: busy, adaptive or interrupt"};
 
-inline constexpr Field kWorkerFields[] = {
+inline constexpr Field kWorkerHead[] = {
     kWorkerId,
     {"lcore", Unit::none, Kind::info, "the EAL lcore it runs on"},
     kRxPort,
@@ -65,29 +71,17 @@ inline constexpr Field kWorkerFields[] = {
     {"tx_queue", Unit::none, Kind::info,
      "the TX queue its packets leave on: its own, or that of the owner it hands them to"},
     kPoll,
-    PMDFWD_WORKER_COUNTERS(PMDFWD_COUNTER_FIELD)  //
+    PMDFWD_WORKER_COUNTERS(PMDFWD_LIST_FIELD)  //
     kDrops,
-    PMDFWD_DROP_REASONS(PMDFWD_DROP_FIELD)  //
+    PMDFWD_DROP_REASONS(PMDFWD_LIST_DROP_FIELD)  //
     kDerived[0],
     kDerived[1],
     kDerived[2],
     kDerived[3],
-    PMDFWD_BURST_FIELD("burst_1", "1", "polls that returned 1 packet") PMDFWD_BURST_FIELD(
-        "burst_2_3", "2-3", "polls that returned 2 or 3 packets")
-        PMDFWD_BURST_FIELD("burst_4_7", "4-7", "polls that returned 4 to 7 packets")
-            PMDFWD_BURST_FIELD("burst_8_15", "8-15", "polls that returned 8 to 15 packets")
-                PMDFWD_BURST_FIELD("burst_16_31", "16-31", "polls that returned 16 to 31 packets")
-                    PMDFWD_BURST_FIELD("burst_32_63", "32-63",
-                                       "polls that returned 32 to 63 packets")
-                        PMDFWD_BURST_FIELD("burst_64_127", "64-127",
-                                           "polls that returned 64 to 127 packets")
-                            PMDFWD_BURST_FIELD("burst_128_255", "128-255",
-                                               "polls that returned 128 to 255 packets")
-                                PMDFWD_BURST_FIELD("burst_256_511", "256-511",
-                                                   "polls that returned 256 to 511 packets")
-                                    PMDFWD_BURST_FIELD("burst_512_up", "512+",
-                                                       "polls that returned 512 packets or more"){
-                                        "cpu_ns", Unit::nanoseconds, Kind::counter,
+};
+
+inline constexpr Field kWorkerTail[] = {
+    {"cpu_ns", Unit::nanoseconds, Kind::counter,
                                         "the worker thread's CPU time, as the kernel counts it "
                                         "(pthread_getcpuclockid)"},
     {"cpu_permille", Unit::permille, Kind::gauge,
@@ -100,17 +94,20 @@ inline constexpr Field kWorkerFields[] = {
      "quiet"},
     {"hung", Unit::none, Kind::gauge,
      "1 while its loop has made no progress for a second or more (not asleep by choice), else 0"},
-#define PMDFWD_WORKER_RECYCLE_FIELD(name, unit, rare, help) \
-    Field{"recycle_" #name, Unit::unit, Kind::counter, help, #name, "recycle", {}, {}, rare},
+#define PMDFWD_WORKER_RECYCLE_FIELD(name, unit, kind, help) \
+    group_field("recycle_" #name, Unit::unit, Tally::kind, help, "recycle", #name),
     PMDFWD_RECYCLE_COUNTS(PMDFWD_WORKER_RECYCLE_FIELD)
 #undef PMDFWD_WORKER_RECYCLE_FIELD
 };
 
+inline constexpr auto kWorkerFields = join<Field>(kWorkerHead, burst_fields(), kWorkerTail);
+
+
 inline constexpr Field kStatsFields[] = {
     {"workers", Unit::none, Kind::info, "the workers summed"},
-    PMDFWD_WORKER_COUNTERS(PMDFWD_COUNTER_FIELD)  //
+    PMDFWD_WORKER_COUNTERS(PMDFWD_LIST_FIELD)  //
     kDrops,
-    PMDFWD_DROP_REASONS(PMDFWD_DROP_FIELD)  //
+    PMDFWD_DROP_REASONS(PMDFWD_LIST_DROP_FIELD)  //
     kDerived[0],
     kDerived[1],
     kDerived[2],
@@ -131,7 +128,7 @@ inline constexpr Field kLatencyFields[] = {
      "per packet received, the time from its rx burst to the end of that burst's tx_burst"},
 };
 
-inline constexpr Field kPortFields[] = {
+inline constexpr Field kPortFieldsByKey[] = {
     {"index", Unit::none, Kind::info, "its place among the config's [[port]] tables"},
     {.key = "name", .kind = Kind::label, .help = "its name in the config", .label = "port"},
     {"port_id", Unit::none, Kind::info, "the ethdev port id"},
@@ -146,11 +143,12 @@ inline constexpr Field kPortFields[] = {
     {"rx_queues", Unit::none, Kind::info,
      "rx queues configured (spare ones a quirk adds included)"},
     {"tx_queues", Unit::none, Kind::info, "TX queues configured (the log channel's included)"},
-#define PMDFWD_PORT_FIELD(name, unit, column, help) \
-    Field{#name, Unit::unit, Kind::counter, help, column},
-    PMDFWD_PORT_COUNTERS(PMDFWD_PORT_FIELD)
-#undef PMDFWD_PORT_FIELD
+    PMDFWD_PORT_COUNTERS(PMDFWD_LIST_FIELD)
 };
+// pmdctl's headers for the ethdev counters, in the words of the workers'.
+inline constexpr ColumnName kPortColumns[] = {
+    {"ipackets", "rx_pkts"}, {"opackets", "tx_pkts"}, {"ibytes", "rx_bytes"}, {"obytes", "tx_bytes"}};
+inline constexpr auto kPortFields = with_columns(kPortFieldsByKey, kPortColumns);
 
 inline constexpr Field kPoolFields[] = {
     {.key = "name", .kind = Kind::label, .help = "the mempool's name", .label = "pool"},
@@ -165,10 +163,10 @@ inline constexpr Field kPoolFields[] = {
     {"ops", Unit::none, Kind::info,
      "the mempool driver: pmdfwd_recycle, or a stock one (ring_mp_mc_colored, ring_mp_mc)"},
     {"owner_lcore", Unit::none, Kind::info, "recycle pools: the lcore that owns the pool", "owner"},
-#define PMDFWD_POOL_LEVEL_FIELD(name, unit, help) \
-    Field{#name, Unit::unit, Kind::gauge, help, {}, "free_levels"},
-#define PMDFWD_POOL_RECYCLE_FIELD(name, unit, rare, help) \
-    Field{#name, Unit::unit, Kind::counter, help, {}, "recycle", {}, {}, rare},
+#define PMDFWD_POOL_LEVEL_FIELD(name, unit, kind, help) \
+    group_field(#name, Unit::unit, Tally::kind, help, "free_levels"),
+#define PMDFWD_POOL_RECYCLE_FIELD(name, unit, kind, help) \
+    group_field(#name, Unit::unit, Tally::kind, help, "recycle"),
     PMDFWD_RECYCLE_LEVELS(PMDFWD_POOL_LEVEL_FIELD)  //
     PMDFWD_RECYCLE_COUNTS(PMDFWD_POOL_RECYCLE_FIELD)
 #undef PMDFWD_POOL_LEVEL_FIELD
@@ -196,16 +194,12 @@ inline constexpr Field kInfoFields[] = {
     {"pools", Unit::none, Kind::info, "mempools, spare and log channel pools included"},
     {"tsc_hz", Unit::hertz, Kind::info, "the TSC's rate: cycles per second"},
     {"uptime_s", Unit::seconds, Kind::gauge, "seconds since the appliance started"},
-#define PMDFWD_TELEMETRY_FIELD(name, unit, help) \
-    Field{"telemetry_" #name, Unit::unit,        \
-          std::string_view(#name) == "clients" ? Kind::gauge : Kind::counter, help},
+#define PMDFWD_TELEMETRY_FIELD(name, unit, kind, help) \
+    list_field("telemetry_" #name, Unit::unit, Tally::kind, help),
     PMDFWD_TELEMETRY_COUNTERS(PMDFWD_TELEMETRY_FIELD)
 #undef PMDFWD_TELEMETRY_FIELD
 };
 
-#undef PMDFWD_COUNTER_FIELD
-#undef PMDFWD_DROP_FIELD
-#undef PMDFWD_BURST_FIELD
 
 }  // namespace fields
 

@@ -15,7 +15,7 @@ struct CountFields {
 consteval CountFields count_fields(const RecordSchema& t) {
     CountFields f{};
     size_t i = 0;
-#define PMDFWD_COUNTER_AT(name, unit, help) f.counters[i++] = t.at(#name);
+#define PMDFWD_COUNTER_AT(name, unit, kind, help) f.counters[i++] = t.at(#name);
     PMDFWD_WORKER_COUNTERS(PMDFWD_COUNTER_AT)
 #undef PMDFWD_COUNTER_AT
     f.drops = t.at("drops");
@@ -34,7 +34,7 @@ constexpr CountFields kStatsCounts = count_fields(kStatsRecord);
 // the worker and the stats records share, each set through its own table.
 void add_counts(Record& r, const CountFields& f, const WorkerSnapshot& s) {
     size_t i = 0;
-#define PMDFWD_SET_COUNTER(name, unit, help) r.set(f.counters[i++], s.name);
+#define PMDFWD_SET_COUNTER(name, unit, kind, help) r.set(f.counters[i++], s.name);
     PMDFWD_WORKER_COUNTERS(PMDFWD_SET_COUNTER)
 #undef PMDFWD_SET_COUNTER
     r.set(f.drops, s.total_drops());
@@ -75,7 +75,7 @@ Record worker_record(const WorkerIdentity& who, const WorkerSnapshot& s) {
 }
 
 void add_worker_recycle_counts(Record& r, const RecycleCounts& c) {
-#define PMDFWD_SET_RECYCLE(name, unit, rare, help) \
+#define PMDFWD_SET_RECYCLE(name, unit, kind, help) \
     r.set(kWorkerRecord.at("recycle_" #name), c.name);
     PMDFWD_RECYCLE_COUNTS(PMDFWD_SET_RECYCLE)
 #undef PMDFWD_SET_RECYCLE
@@ -111,7 +111,7 @@ Record latency_record(const WorkerIdentity& who, bool enabled, const HistogramSn
 
 Record port_counters_record(const PortStats& s) {
     Record r(kPortRecord);
-#define PMDFWD_SET_PORT(name, unit, column, help) r.set(kPortRecord.at(#name), s.name);
+#define PMDFWD_SET_PORT(name, unit, kind, help) r.set(kPortRecord.at(#name), s.name);
     PMDFWD_PORT_COUNTERS(PMDFWD_SET_PORT)
 #undef PMDFWD_SET_PORT
     return r;
@@ -150,10 +150,10 @@ Record pool_record(const PoolAudit& a, uint64_t cache_size, int64_t avail, int s
 void add_recycle_pool(Record& r, unsigned owner_lcore, const RecycleLevels& l,
                       const RecycleCounts& c) {
     r.set(kPoolRecord.at("owner_lcore"), uint64_t(owner_lcore));
-#define PMDFWD_SET_LEVEL(name, unit, help) r.set(kPoolRecord.at(#name), l.name);
+#define PMDFWD_SET_LEVEL(name, unit, kind, help) r.set(kPoolRecord.at(#name), l.name);
     PMDFWD_RECYCLE_LEVELS(PMDFWD_SET_LEVEL)
 #undef PMDFWD_SET_LEVEL
-#define PMDFWD_SET_COUNT(name, unit, rare, help) r.set(kPoolRecord.at(#name), c.name);
+#define PMDFWD_SET_COUNT(name, unit, kind, help) r.set(kPoolRecord.at(#name), c.name);
     PMDFWD_RECYCLE_COUNTS(PMDFWD_SET_COUNT)
 #undef PMDFWD_SET_COUNT
 }

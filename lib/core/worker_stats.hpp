@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "burst_histogram.hpp"
+#include "counter_list.hpp"
 #include "drop_reasons.hpp"
 
 namespace pmdfwd {
@@ -27,53 +28,48 @@ class Counter {
     std::atomic<uint64_t> v_{0};
 };
 
-// A worker's own counters, declared once: X(name, unit, help). The
+// A worker's own counters, declared once: X(name, unit, kind, help). The
 // snapshot, the shared counter block, their arithmetic and the worker and
 // stats records (record_schemas.hpp) are all made from this list.
 #define PMDFWD_WORKER_COUNTERS(X)                                                                \
-    X(rx_pkts, packets, "packets received from its rx queue and the spare rx queues it polls")   \
-    X(rx_bytes, bytes,                                                                           \
+    X(rx_pkts, packets, counter, "packets received from its rx queue and the spare rx queues it polls")   \
+    X(rx_bytes, bytes, counter,                                                                           \
       "bytes received: the mbufs' packet lengths, without FCS, so they count where the PMD's "   \
       "ibytes stay 0 (0 with [forward] read_lengths = false)")                                   \
-    X(tx_pkts, packets, "packets that tx_burst took, from its own bursts or handed in")          \
-    X(tx_bytes, bytes, "bytes of those packets (0 with [forward] read_lengths = false)")         \
-    X(handoff_out, packets,                                                                      \
+    X(tx_pkts, packets, counter, "packets that tx_burst took, from its own bursts or handed in")          \
+    X(tx_bytes, bytes, counter, "bytes of those packets (0 with [forward] read_lengths = false)")         \
+    X(handoff_out, packets, counter,                                                                      \
       "packets handed to the owner of the TX queue they leave on, over its handoff ring")        \
-    X(handoff_in, packets,                                                                       \
+    X(handoff_in, packets, counter,                                                                       \
       "packets taken from other workers' handoff rings and transmitted or dropped as the "       \
       "queue's owner")                                                                           \
-    X(punted, packets,                                                                           \
+    X(punted, packets, counter,                                                                           \
       "l3: packets handed to the control path: ARP, ND, to this router, or waiting for a "       \
       "neighbour")                                                                               \
-    X(icmp_errors_gated, packets,                                                                \
+    X(icmp_errors_gated, packets, counter,                                                                \
       "l3: drops owed an ICMP error that the worker's own gate "                                 \
       "(l3.icmp_rate_limit, per family) kept from the control path: no error sent")              \
-    X(icmp_errors_punt_full, packets,                                                            \
+    X(icmp_errors_punt_full, packets, counter,                                                            \
       "l3: drops owed an ICMP error that the full punt ring did not take: no "                   \
       "error sent")                                                                              \
-    X(polls, polls, "loop iterations: rx_burst calls on its queue")                              \
-    X(empty_polls, polls, "polls that returned no packet and found no handoff waiting")          \
-    X(busy_tsc, cycles, "TSC cycles of polls that found work")                                   \
-    X(idle_tsc, cycles,                                                                          \
+    X(polls, polls, counter, "loop iterations: rx_burst calls on its queue")                              \
+    X(empty_polls, polls, counter, "polls that returned no packet and found no handoff waiting")          \
+    X(busy_tsc, cycles, counter, "TSC cycles of polls that found work")                                   \
+    X(idle_tsc, cycles, counter,                                                                          \
       "TSC cycles of empty polls: spinning on empty queues, the adaptive pause phase included")  \
-    X(sleep_tsc, cycles, "TSC cycles asleep (adaptive) or waiting on rx interrupts (interrupt)") \
-    X(wakeups, events,                                                                           \
+    X(sleep_tsc, cycles, counter, "TSC cycles asleep (adaptive) or waiting on rx interrupts (interrupt)") \
+    X(wakeups, events, counter,                                                                           \
       "sleeps and interrupt waits that ended (an interrupt wait also ends every 50 ms)")         \
-    X(full_bursts, polls,                                                                        \
+    X(full_bursts, polls, counter,                                                                        \
       "polls that returned a whole configured burst: the worker is behind when most do")         \
-    X(stalls, events,                                                                            \
+    X(stalls, events, counter,                                                                            \
       "loop gaps longer than [control] stall_us between two progress points, sleeps excluded")   \
-    X(stall_tsc, cycles, "TSC cycles spent in those gaps")
+    X(stall_tsc, cycles, counter, "TSC cycles spent in those gaps")
 
-constexpr size_t kWorkerCounterCount = 0
-#define PMDFWD_WORKER_COUNT_ONE(name, unit, help) +1
-    PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_COUNT_ONE);
-#undef PMDFWD_WORKER_COUNT_ONE
+constexpr size_t kWorkerCounterCount = 0 PMDFWD_WORKER_COUNTERS(PMDFWD_LIST_COUNT);
 
 struct WorkerSnapshot {
-#define PMDFWD_WORKER_SNAPSHOT_FIELD(name, unit, help) uint64_t name = 0;
-    PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_SNAPSHOT_FIELD)
-#undef PMDFWD_WORKER_SNAPSHOT_FIELD
+    PMDFWD_WORKER_COUNTERS(PMDFWD_LIST_U64)
     std::array<uint64_t, kDropReasonCount> drops{};
     std::array<uint64_t, kBurstBuckets> burst_hist{};
 
@@ -94,7 +90,7 @@ struct WorkerSnapshot {
 // fields (snapshots or WorkerStats).
 template <class A, class B, class Fn>
 void for_each_counter(A& a, B& b, Fn&& fn) {
-#define PMDFWD_WORKER_VISIT(name, unit, help) fn(a.name, b.name);
+#define PMDFWD_WORKER_VISIT(name, unit, kind, help) fn(a.name, b.name);
     PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_VISIT)
 #undef PMDFWD_WORKER_VISIT
     for (size_t i = 0; i < kDropReasonCount; ++i) fn(a.drops[i], b.drops[i]);
@@ -112,7 +108,7 @@ class alignas(64) WorkerStats {
         seq_.store(seq_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
     }
 
-#define PMDFWD_WORKER_COUNTER(name, unit, help) Counter name;
+#define PMDFWD_WORKER_COUNTER(name, unit, kind, help) Counter name;
     PMDFWD_WORKER_COUNTERS(PMDFWD_WORKER_COUNTER)
 #undef PMDFWD_WORKER_COUNTER
     std::array<Counter, kDropReasonCount> drops;

@@ -256,7 +256,7 @@ PortStats Port::stats() const {
     rte_eth_stats s{};
     if (rte_eth_stats_get(id_, &s) != 0) return {};
     PortStats out;
-#define PMDFWD_PORT_FROM_ETHDEV(name, unit, column, help) out.name = s.name;
+#define PMDFWD_PORT_FROM_ETHDEV(name, unit, kind, help) out.name = s.name;
     PMDFWD_PORT_COUNTERS(PMDFWD_PORT_FROM_ETHDEV)
 #undef PMDFWD_PORT_FROM_ETHDEV
     return out;

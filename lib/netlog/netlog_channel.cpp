@@ -343,7 +343,7 @@ Record NetlogChannel::stats() const {
     r.set(kLogRecord.at("level"), c.level);
     r.set(kLogRecord.at("send_path"), std::string(to_string(c.send_path)));
     r.set(kLogRecord.at("rate_limit"), c.rate_limit);
-#define PMDFWD_SET_NETLOG(name, unit, help) \
+#define PMDFWD_SET_NETLOG(name, unit, kind, help) \
     r.set(kLogRecord.at(#name), counters_.name.load(std::memory_order_relaxed));
     PMDFWD_NETLOG_COUNTERS(PMDFWD_SET_NETLOG)
 #undef PMDFWD_SET_NETLOG

@@ -79,12 +79,12 @@ TEST_CASE("burst histogram: power-of-two buckets", "[small][burst]") {
         INFO(c.burst);
         CHECK(burst_bucket(c.burst) == c.bucket);
     }
-    CHECK(burst_bucket_name(0) == "burst_1");
-    CHECK(burst_bucket_name(1) == "burst_2_3");
-    CHECK(burst_bucket_name(2) == "burst_4_7");
-    CHECK(burst_bucket_name(5) == "burst_32_63");
-    CHECK(burst_bucket_name(8) == "burst_256_511");
-    CHECK(burst_bucket_name(9) == "burst_512_up");
+    CHECK(kBurstBucketTable[0].key == "burst_1");
+    CHECK(kBurstBucketTable[1].key == "burst_2_3");
+    CHECK(kBurstBucketTable[2].key == "burst_4_7");
+    CHECK(kBurstBucketTable[5].key == "burst_32_63");
+    CHECK(kBurstBucketTable[8].key == "burst_256_511");
+    CHECK(kBurstBucketTable[9].key == "burst_512_up");
 }
 
 TEST_CASE("worker stats: one cache-line block, snapshot and minus", "[small][worker_stats]") {

@@ -25,14 +25,9 @@ inline constexpr Field kLogFields[] = {
     {"send_path", Unit::none, Kind::info,
      "pool-first (take a pre-filled buffer, allocate only when none is left) or alloc-first"},
     {"rate_limit", Unit::datagrams, Kind::info, "the token bucket's datagrams per second; 0: none"},
-#define PMDFWD_NETLOG_COUNTER_FIELD(name, unit, help) Field{#name, Unit::unit, Kind::counter, help},
-    PMDFWD_NETLOG_COUNTERS(PMDFWD_NETLOG_COUNTER_FIELD)  //
-#undef PMDFWD_NETLOG_COUNTER_FIELD
+    PMDFWD_NETLOG_COUNTERS(PMDFWD_LIST_FIELD)  //
     {"dropped", Unit::events, Kind::counter, "drops of all reasons"},
-#define PMDFWD_NETLOG_DROP_FIELD(name, unit, help) \
-    Field{"drop_" #name, Unit::unit, Kind::counter, help, #name, "drops", "reason", #name},
-    PMDFWD_NETLOG_DROPS(PMDFWD_NETLOG_DROP_FIELD)  //
-#undef PMDFWD_NETLOG_DROP_FIELD
+    PMDFWD_NETLOG_DROPS(PMDFWD_LIST_DROP_FIELD)  //
     {"reserve_size", Unit::mbufs, Kind::info, "buffers in the channel's own pool"},
     {"reserve_free", Unit::mbufs, Kind::gauge,
      "free buffers in it (the pre-filled ones and those in the TX ring are not free)"},
