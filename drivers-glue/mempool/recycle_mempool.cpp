@@ -33,7 +33,7 @@ constexpr uint32_t kDeferRingSize = 2048;
 constexpr uint32_t kSharedRefill = 128;
 
 struct SlotCounts {
-#define PMDFWD_RECYCLE_ATOMIC(name, unit, rare, help) std::atomic<uint64_t> name{0};
+#define PMDFWD_RECYCLE_ATOMIC(name, unit, kind, help) std::atomic<uint64_t> name{0};
     PMDFWD_RECYCLE_COUNTS(PMDFWD_RECYCLE_ATOMIC)
 #undef PMDFWD_RECYCLE_ATOMIC
 };

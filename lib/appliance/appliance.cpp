@@ -10,7 +10,7 @@
 #include <rte_mempool.h>
 #include <spdlog/spdlog.h>
 
-#include "eal_args.hpp"
+#include "devargs.hpp"
 #include "l3_forward.hpp"
 #include "netlog_sink.hpp"
 #include "pmd_quirks.hpp"

@@ -28,7 +28,7 @@ RuntimeEnv env(std::optional<std::string> runtime, std::optional<std::string> xd
     return e;
 }
 
-// A worker record shaped like lib/core/stats_records.cpp's worker_record(): every
+// A worker record shaped like lib/records/stats_records.cpp's worker_record(): every
 // worker keeps rx_pkts + handoff_in == tx_pkts + drops + handoff_out.
 Json worker_record(uint64_t id, uint64_t rx, uint64_t drops_tx_full, uint64_t handoff_out = 0,
                    uint64_t handoff_in = 0) {

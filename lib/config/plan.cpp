@@ -5,7 +5,7 @@
 #include <optional>
 #include <set>
 
-#include "eal_args.hpp"
+#include "devargs.hpp"
 #include "l3_config_check.hpp"
 #include "lcore_list.hpp"
 #include "memory_plan.hpp"
