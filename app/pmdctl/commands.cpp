@@ -193,6 +193,8 @@ const Command kCommands[] = {
      .asks = {&ep::kInfo, &ep::kPlan},
      .fetch =
          [](TelemetryClient* c, const CommandArgs&) {
+             // pmdctl's own pair of two answers, not a record of pmdfwd's:
+             // its keys are strings, and --json prints it as it is.
              return Json{{"info", need(c->query(ep::kInfo))},
                          {"plan", need(c->query(ep::kPlan))}};
          },
