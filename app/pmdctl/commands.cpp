@@ -51,6 +51,12 @@ std::vector<Json> list(const Json& j) {
 
 Json workers(TelemetryClient& c) { return records(c, ep::kWorkers, ep::kWorker); }
 
+// The info record's version, "?" without one.
+std::string version_text(const Json& info) {
+    constexpr FieldRef kVersion = pmdfwd::kInfoRecord.ref("version");
+    return has(info, kVersion) ? text(info, kVersion) : "?";
+}
+
 // /pmdfwd/log; a pmdfwd from before the log channel lacks the command, which
 // the client words as "is it pmdfwd?": when /pmdfwd/info answers, it is.
 Json query_log(TelemetryClient& c) {
@@ -58,8 +64,8 @@ Json query_log(TelemetryClient& c) {
     if (log) return std::move(*log);
     if (log.error().code == kNoCommand) {
         if (auto info = c.query(ep::kInfo); info && info->is_object())
-            throw Failure("this pmdfwd (version " + scalar_text(info->value("version", Json("?"))) +
-                          ", pid " + std::to_string(c.greeting().pid) +
+            throw Failure("this pmdfwd (version " + version_text(*info) + ", pid " +
+                          std::to_string(c.greeting().pid) +
                           ") has no /pmdfwd/log command: it predates the log channel");
     }
     throw Failure(log.error().message);
@@ -67,9 +73,32 @@ Json query_log(TelemetryClient& c) {
 
 // The sentence of a command that acts ({"result": "stats cleared"}).
 std::string result_text(TelemetryClient*, const Json& reply, const CommandArgs&) {
-    if (reply.is_object() && reply.contains("result") && reply["result"].is_string())
-        return reply["result"].get<std::string>() + '\n';
+    const Json* result = value(reply, pmdfwd::kResultRecord.ref("result"));
+    if (result && result->is_string()) return result->get<std::string>() + '\n';
     return scalar_text(reply) + '\n';
+}
+
+// /ethdev/xstats of each port, by the port's name ("port <id>" without one).
+// The path is DPDK's own command, not one pmdfwd declares, and its reply
+// is DPDK's: no field table describes it.
+Json xstats_by_port(TelemetryClient& c) {
+    constexpr FieldRef kPortId = pmdfwd::kPortRecord.ref("port_id");
+    constexpr FieldRef kName = pmdfwd::kPortRecord.ref("name");
+    Json out = Json::object();
+    for (const auto& port : records(c, ep::kPorts, ep::kPort)) {
+        const std::string id = std::to_string(u64(port, kPortId));
+        out[has(port, kName) ? text(port, kName) : "port " + id] =
+            need(c.query("/ethdev/xstats", id));
+    }
+    return out;
+}
+
+// "logged a warning of 2500 bytes; the log channel is on".
+std::string log_test_text(TelemetryClient*, const Json& j, const CommandArgs&) {
+    constexpr FieldRef kBytes = pmdfwd::kLogTestRecord.ref("bytes");
+    constexpr FieldRef kChannel = pmdfwd::kLogTestRecord.ref("channel");
+    return "logged a warning of " + text(j, kBytes) + " bytes; the log channel is " +
+           text(j, kChannel) + "\n";
 }
 
 Snapshot take_snapshot(TelemetryClient& c, std::chrono::steady_clock::time_point start) {
@@ -164,6 +193,8 @@ const Command kCommands[] = {
      .asks = {&ep::kInfo, &ep::kPlan},
      .fetch =
          [](TelemetryClient* c, const CommandArgs&) {
+             // pmdctl's own pair of two answers, not a record of pmdfwd's:
+             // its keys are strings, and --json prints it as it is.
              return Json{{"info", need(c->query(ep::kInfo))},
                          {"plan", need(c->query(ep::kPlan))}};
          },
@@ -188,16 +219,7 @@ const Command kCommands[] = {
     {.words = {"show", "xstats"},
      .help = "Extended ethdev stats of every port (/ethdev/xstats)",
      .asks = {&ep::kPorts, &ep::kPort},
-     .fetch =
-         [](TelemetryClient* c, const CommandArgs&) {
-             Json out = Json::object();
-             for (const auto& port : records(*c, ep::kPorts, ep::kPort)) {
-                 const std::string id = std::to_string(port.value("port_id", uint64_t(0)));
-                 out[port.value("name", std::string("port ") + id)] =
-                     need(c->query("/ethdev/xstats", id));
-             }
-             return out;
-         },
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return xstats_by_port(*c); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs& a) { return render_xstats(j, a.all); },
      .options =
@@ -266,11 +288,7 @@ const Command kCommands[] = {
          [](TelemetryClient* c, const CommandArgs& a) {
              return need(c->query(ep::kLogTest, std::to_string(a.bytes)));
          },
-     .render =
-         [](TelemetryClient*, const Json& j, const CommandArgs&) {
-             return "logged a warning of " + text(j, "bytes") + " bytes; the log channel is " +
-                    text(j, "channel") + "\n";
-         },
+     .render = log_test_text,
      .options =
          [](CLI::App& sub, CommandArgs& a) {
              sub.add_option("bytes", a.bytes, "Its length in characters")

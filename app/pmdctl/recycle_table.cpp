@@ -4,25 +4,25 @@
 namespace pmdctl {
 
 std::string recycle_table(const std::vector<Json>& records, const RecycleView& view, Shown& shown) {
-    std::vector<const pmdfwd::Field*> columns;
+    std::vector<FieldRef> columns;
     std::vector<std::string_view> zero;
-    for (const auto& f : view.counters) {
-        if (!any_has(records, f.key)) continue;
-        shown.insert(std::string(f.key));
-        if (!f.rare || any_nonzero(records, f.key))
-            columns.push_back(&f);
+    for (const auto f : view.counters) {
+        if (!any_has(records, f)) continue;
+        shown.insert(f);
+        if (!f.field().rare || any_nonzero(records, f))
+            columns.push_back(f);
         else
-            zero.push_back(f.header());
+            zero.push_back(f.field().header());
     }
     if (columns.empty()) return "";
     Table t;
     t.columns.push_back(view.label);
-    for (const auto* f : columns) t.columns.push_back(split_column(f->header()));
+    for (const auto f : columns) t.columns.push_back(split_column(f.field().header()));
     if (view.in_flight) t.columns.push_back({"flight", Align::kRight, "in"});
     for (const auto& r : records) {
-        std::vector<std::string> row{text(r, view.label_key)};
-        for (const auto* f : columns) row.push_back(unit_cell(r, *f));
-        if (view.in_flight) row.push_back(text(r, "in_use"));
+        std::vector<std::string> row{text(r, view.label_field)};
+        for (const auto f : columns) row.push_back(unit_cell(r, f));
+        if (view.in_flight) row.push_back(text(r, *view.in_flight));
         t.rows.push_back(std::move(row));
     }
     std::string out = "\n" + view.title + "\n" + t.render();

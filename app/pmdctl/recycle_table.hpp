@@ -2,7 +2,7 @@
 // workers` (per worker lcore) and `show pools` (per pool). Pure.
 #pragma once
 
-#include <span>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,12 +13,13 @@
 namespace pmdctl {
 
 struct RecycleView {
-    std::string title;  // the line above the table
-    Column label;       // the first column: which pool or worker
-    std::string label_key;
-    std::span<const pmdfwd::Field> counters;  // the record kind's "recycle" group
-    std::string every;       // "pool", "worker": for the line naming all-zero counters
-    bool in_flight = false;  // end with in_use, as "in flight"
+    std::string title;                       // the line above the table
+    Column label;                            // the first column: which pool or worker
+    pmdfwd::FieldRef label_field;            // the record's name or id
+    std::vector<pmdfwd::FieldRef> counters;  // the record kind's "recycle" group
+    std::string every;  // "pool", "worker": for the line naming all-zero counters
+    // The field to end with, as "in flight" (a pool's in_use); none for workers.
+    std::optional<pmdfwd::FieldRef> in_flight = std::nullopt;
 };
 
 // One row per record, one column per recycle counter some record has, in the

@@ -10,6 +10,10 @@ namespace pmdctl {
 
 namespace {
 
+// The per-worker lines of `stats` read worker records (/pmdfwd/worker), not
+// the stats record, though the two share their counter keys.
+consteval FieldRef worker_field(std::string_view key) { return pmdfwd::kWorkerRecord.ref(key); }
+
 // A number's human form next to it, when its unit has one that says more
 // than the digits: counts and bytes from 1000 on, seconds as a duration.
 std::string human_beside(const pmdfwd::Field* f, const Json& value) {
@@ -34,6 +38,8 @@ std::string render_plan(const Json& info, const Json& plan_lines) {
     Table t;
     t.show_header = false;
     t.columns = {{"key", Align::kLeft}, {"value", Align::kLeft}};
+    // Every key the record has, in its order, whether pmdctl knows it or not:
+    // a key is only looked up, so one added to pmdfwd still shows.
     if (info.is_object())
         for (const auto& [key, value] : info.items()) {
             const std::string human = human_beside(pmdfwd::kInfoRecord.find(key), value);
@@ -51,7 +57,7 @@ std::string render_stats(const Json& totals, const std::vector<Json>& workers) {
     Table t;
     t.show_header = false;
     t.columns = {{"key", Align::kLeft}, {"value"}, {"human"}};
-    if (totals.is_object())
+    if (totals.is_object())  // every key, as in render_plan
         for (const auto& [key, value] : totals.items())
             t.rows.push_back(
                 {key, scalar_text(value), human_beside(pmdfwd::kStatsRecord.find(key), value)});
@@ -75,13 +81,14 @@ std::string render_stats(const Json& totals, const std::vector<Json>& workers) {
                  {"in_v"},
                  {"busy", Align::kLeft},
                  {"busy_v"}};
-    const auto& busy = *pmdfwd::kWorkerRecord.find("busy_permille");
     for (const auto& r : workers) {
-        w.rows.push_back({"worker " + text(r, "worker"), "lcore " + text(r, "lcore"),
-                          worker_path(r), "rx", count_cell(r, "rx_pkts"), "tx",
-                          count_cell(r, "tx_pkts"), "drops", count_cell(r, "drops"), "handoff out",
-                          count_cell(r, "handoff_out"), "in", count_cell(r, "handoff_in"), "busy",
-                          unit_cell(r, busy)});
+        w.rows.push_back(
+            {"worker " + text(r, worker_field("worker")), "lcore " + text(r, worker_field("lcore")),
+             worker_path(r), "rx", count_cell(r, worker_field("rx_pkts")), "tx",
+             count_cell(r, worker_field("tx_pkts")), "drops", count_cell(r, worker_field("drops")),
+             "handoff out", count_cell(r, worker_field("handoff_out")), "in",
+             count_cell(r, worker_field("handoff_in")), "busy",
+             unit_cell(r, worker_field("busy_permille"))});
     }
     return out + "\nper worker:\n" + w.render();
 }

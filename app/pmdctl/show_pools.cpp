@@ -11,27 +11,33 @@ namespace pmdctl {
 
 namespace {
 
+using pmdfwd::kInfoRecord;
 using pmdfwd::kPoolRecord;
+
+// A field of the pool record; only the pool model line reads the info record.
+consteval FieldRef pool_field(std::string_view key) { return kPoolRecord.ref(key); }
+
+constexpr FieldRef kName = pool_field("name");
 
 // The free levels as narrow two-line headers, without their common "free_".
 std::string free_levels(const std::vector<Json>& pools, Shown& shown) {
-    std::vector<const pmdfwd::Field*> levels;
-    for (const auto& f : kPoolRecord.group("free_levels"))
-        if (any_has(pools, f.key)) {
-            levels.push_back(&f);
-            shown.insert(std::string(f.key));
+    std::vector<FieldRef> levels;
+    for (const auto f : group_refs(field_group(kPoolRecord, "free_levels")))
+        if (any_has(pools, f)) {
+            levels.push_back(f);
+            shown.insert(f);
         }
     if (levels.empty()) return "";
     Table l;
     l.columns.push_back({"pool", Align::kLeft});
     constexpr std::string_view kPrefix = "free_";
-    for (const auto* f : levels) {
-        const std::string_view h = f->header();
+    for (const auto f : levels) {
+        const std::string_view h = f.field().header();
         l.columns.push_back(split_column(h.starts_with(kPrefix) ? h.substr(kPrefix.size()) : h));
     }
     for (const auto& p : pools) {
-        std::vector<std::string> row{text(p, "name")};
-        for (const auto* f : levels) row.push_back(text(p, f->key));
+        std::vector<std::string> row{text(p, kName)};
+        for (const auto f : levels) row.push_back(text(p, f));
         l.rows.push_back(std::move(row));
     }
     return "\nfree objects by place:\n" + l.render();
@@ -40,9 +46,10 @@ std::string free_levels(const std::vector<Json>& pools, Shown& shown) {
 }  // namespace
 
 std::string render_pool_model(const Json& info) {
-    if (!has(info, "pool_model")) return "";
-    const std::string model = text(info, "pool_model");
-    if (text(info, "pool_model_source") == "config")
+    constexpr FieldRef kModel = kInfoRecord.ref("pool_model");
+    if (!has(info, kModel)) return "";
+    const std::string model = text(info, kModel);
+    if (text(info, kInfoRecord.ref("pool_model_source")) == "config")
         return "pool model: " + model + ", set by [pool] model in the config\n\n";
     return "pool model: " + model +
            ", the default: recycle costs more than a stock pool where buffers are freed on "
@@ -52,37 +59,45 @@ std::string render_pool_model(const Json& info) {
 std::string render_pools(const std::vector<Json>& pools) {
     if (pools.empty()) return "no pools\n";
     // Sizes raw: they are exact and short.
-    static constexpr std::pair<std::string_view, Align> kColumns[] = {
-        {"name", Align::kLeft},    {"ops", Align::kLeft},    {"owner_lcore", Align::kRight},
-        {"socket", Align::kRight}, {"size", Align::kRight},  {"cache_size", Align::kRight},
-        {"avail", Align::kRight},  {"in_use", Align::kRight}};
+    constexpr FieldRef kSize = pool_field("size");
+    constexpr FieldRef kInUse = pool_field("in_use");
+    constexpr FieldRef kPresent = pool_field("present_unclamped");
+    static constexpr std::pair<FieldRef, Align> kColumns[] = {
+        {kName, Align::kLeft},
+        {pool_field("ops"), Align::kLeft},
+        {pool_field("owner_lcore"), Align::kRight},
+        {pool_field("socket"), Align::kRight},
+        {kSize, Align::kRight},
+        {pool_field("cache_size"), Align::kRight},
+        {pool_field("avail"), Align::kRight},
+        {kInUse, Align::kRight}};
     Table t;
-    Shown shown = {"present_unclamped"};
-    for (const auto& [key, align] : kColumns) {
-        t.columns.push_back({std::string(kPoolRecord.find(key)->header()), align});
-        shown.insert(std::string(key));
+    Shown shown = {kPresent};
+    for (const auto& [f, align] : kColumns) {
+        t.columns.push_back({std::string(f.field().header()), align});
+        shown.insert(f);
     }
     t.columns.push_back({"use%"});
-    t.columns.push_back({"present_unclamped"});
+    t.columns.push_back({std::string(kPresent.field().header())});
     for (const auto& p : pools) {
         std::vector<std::string> row;
-        for (const auto& [key, align] : kColumns) row.push_back(text(p, key));
-        row.push_back(has(p, "in_use") ? pmdfwd::percent(u64(p, "in_use"), u64(p, "size")) : "-");
-        row.push_back(text(p, "present_unclamped"));
+        for (const auto& [f, align] : kColumns) row.push_back(text(p, f));
+        row.push_back(has(p, kInUse) ? pmdfwd::percent(u64(p, kInUse), u64(p, kSize)) : "-");
+        row.push_back(text(p, kPresent));
         t.rows.push_back(std::move(row));
     }
     std::string out = t.render();
     out += recycle_table(pools,
                          {.title = "recycle counters (since the last clear):",
                           .label = {"pool", Align::kLeft},
-                          .label_key = "name",
-                          .counters = kPoolRecord.group("recycle"),
+                          .label_field = kName,
+                          .counters = group_refs(field_group(kPoolRecord, "recycle")),
                           .every = "pool",
-                          .in_flight = true},
+                          .in_flight = kInUse},
                          shown);
     out += free_levels(pools, shown);
     std::string details;
-    for (const auto& p : pools) details += details_line(text(p, "name"), p, shown);
+    for (const auto& p : pools) details += details_line(text(p, kName), p, shown);
     if (!details.empty()) out += "\nother fields:\n" + details;
     return out;
 }

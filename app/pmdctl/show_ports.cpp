@@ -11,6 +11,14 @@ namespace {
 
 using pmdfwd::kPortRecord;
 
+// A field of the port record, the only record kind drawn here.
+consteval FieldRef port_field(std::string_view key) { return kPortRecord.ref(key); }
+
+constexpr FieldRef kName = port_field("name");
+constexpr FieldRef kDriver = port_field("driver");
+constexpr FieldRef kLink = port_field("link");
+constexpr FieldRef kSpeed = port_field("speed_mbps");
+
 std::string speed_text(uint64_t mbps) {
     if (mbps >= 1000)
         return mbps % 1000 ? pmdfwd::format_double("%.1fG", double(mbps) / 1000)
@@ -20,8 +28,8 @@ std::string speed_text(uint64_t mbps) {
 
 // "up 10G": the link, and its speed when it is up.
 std::string link_cell(const Json& p) {
-    std::string link = text(p, "link");
-    const uint64_t mbps = u64(p, "speed_mbps");
+    std::string link = text(p, kLink);
+    const uint64_t mbps = u64(p, kSpeed);
     if (link == "up" && mbps) link += ' ' + speed_text(mbps);
     return link;
 }
@@ -32,20 +40,20 @@ std::string render_ports(const std::vector<Json>& ports) {
     if (ports.empty()) return "no ports\n";
     Table t;
     t.columns = {{"port", Align::kLeft}, {"driver", Align::kLeft}, {"link", Align::kLeft}};
-    Shown shown = {"name", "driver", "link", "speed_mbps"};
-    std::vector<const pmdfwd::Field*> counters;
-    for (const auto& f : kPortRecord.fields)
-        if (f.kind == pmdfwd::Kind::counter) {
-            counters.push_back(&f);
-            t.columns.push_back({std::string(f.header())});
-            shown.insert(std::string(f.key));
+    Shown shown = {kName, kDriver, kLink, kSpeed};
+    std::vector<FieldRef> counters;
+    for (const auto f : field_refs(kPortRecord))
+        if (f.field().kind == pmdfwd::Kind::counter) {
+            counters.push_back(f);
+            t.columns.push_back({std::string(f.field().header())});
+            shown.insert(f);
         }
     std::string details;
     for (const auto& p : ports) {
-        std::vector<std::string> row{text(p, "name"), text(p, "driver"), link_cell(p)};
-        for (const auto* f : counters) row.push_back(unit_cell(p, *f));
+        std::vector<std::string> row{text(p, kName), text(p, kDriver), link_cell(p)};
+        for (const auto f : counters) row.push_back(unit_cell(p, f));
         t.rows.push_back(std::move(row));
-        details += details_line(text(p, "name"), p, shown);
+        details += details_line(text(p, kName), p, shown);
     }
     return t.render() + (details.empty() ? "" : "\n" + details);
 }

@@ -19,9 +19,10 @@ std::string render_records(const pmdfwd::RecordSchema& schema, const Json& rows)
         const bool numeric = f.kind == pmdfwd::Kind::counter || f.kind == pmdfwd::Kind::gauge;
         t.columns.push_back({std::string(f.header()), numeric ? Align::kRight : Align::kLeft});
     }
+    const std::vector<FieldRef> fields = field_refs(schema);
     for (const auto& row : rows) {
         std::vector<std::string> cells;
-        for (const auto& f : schema.fields) cells.push_back(text(row, f.key));
+        for (const auto f : fields) cells.push_back(text(row, f));
         t.rows.push_back(std::move(cells));
     }
     return t.render();
@@ -41,10 +42,9 @@ std::string render_router(const Json& router) {
     Table t;
     t.show_header = false;
     t.columns = {{"key", Align::kLeft}, {"value"}, {"help", Align::kLeft}};
-    for (const auto& f : pmdfwd::kRouterRecord.fields) {
-        const std::string key(f.key);
-        if (!router.is_object() || !router.contains(key)) continue;
-        t.rows.push_back({key, scalar_text(router.at(key)), std::string(f.help)});
+    for (const auto f : field_refs(pmdfwd::kRouterRecord)) {
+        if (!has(router, f)) continue;
+        t.rows.push_back({std::string(f.key()), text(router, f), std::string(f.field().help)});
     }
     return t.render();
 }

@@ -14,35 +14,39 @@ namespace pmdctl {
 
 namespace {
 
-using pmdfwd::Field;
 using pmdfwd::kWorkerRecord;
 
-const Field& field(std::string_view key) { return *kWorkerRecord.find(key); }
+// A field of the worker record, the only record kind drawn here.
+consteval FieldRef worker_field(std::string_view key) { return kWorkerRecord.ref(key); }
 
-std::string worker_label(const Json& w) { return "worker " + text(w, "worker"); }
+constexpr FieldRef kWorker = worker_field("worker");
+
+std::string worker_label(const Json& w) { return "worker " + text(w, kWorker); }
 
 // Columns of fields: a header from the table, a cell by the field's unit.
-void add_field_columns(Table& t, std::span<const std::string_view> keys, Shown& shown) {
-    for (const auto key : keys) {
-        t.columns.push_back({std::string(field(key).header())});
-        shown.insert(std::string(key));
+void add_field_columns(Table& t, std::span<const FieldRef> fields, Shown& shown) {
+    for (const auto f : fields) {
+        t.columns.push_back({std::string(f.field().header())});
+        shown.insert(f);
     }
 }
 void add_field_cells(std::vector<std::string>& row, const Json& w,
-                     std::span<const std::string_view> keys) {
-    for (const auto key : keys) row.push_back(unit_cell(w, field(key)));
+                     std::span<const FieldRef> fields) {
+    for (const auto f : fields) row.push_back(unit_cell(w, f));
 }
 
 // Where each worker's time went, by the loop's clock and the kernel's.
 std::string time_split(const std::vector<Json>& workers, Shown& shown) {
-    static constexpr std::string_view kSplit[] = {"busy_permille", "idle_permille",
-                                                  "sleep_permille", "wakeups", "cpu_permille"};
+    static constexpr FieldRef kSplit[] = {
+        worker_field("busy_permille"), worker_field("idle_permille"),
+        worker_field("sleep_permille"), worker_field("wakeups"), worker_field("cpu_permille")};
+    constexpr FieldRef kPoll = worker_field("poll");
     Table t;
     t.columns = {{"worker"}, {"poll", Align::kLeft}};
     add_field_columns(t, kSplit, shown);
-    shown.insert({"poll", "cpu_ns"});
+    shown.insert({kPoll, worker_field("cpu_ns")});
     for (const auto& w : workers) {
-        std::vector<std::string> row{text(w, "worker"), text(w, "poll")};
+        std::vector<std::string> row{text(w, kWorker), text(w, kPoll)};
         add_field_cells(row, w, kSplit);
         t.rows.push_back(std::move(row));
     }
@@ -53,21 +57,21 @@ std::string time_split(const std::vector<Json>& workers, Shown& shown) {
 
 // Only the reasons that happened, only on the workers that had them.
 std::string drop_reasons(const std::vector<Json>& workers, Shown& shown) {
-    std::vector<const Field*> reasons;
-    for (const auto& f : kWorkerRecord.group("drops")) {
-        shown.insert(std::string(f.key));
-        if (any_nonzero(workers, f.key)) reasons.push_back(&f);
+    std::vector<FieldRef> reasons;
+    for (const auto f : group_refs(field_group(kWorkerRecord, "drops"))) {
+        shown.insert(f);
+        if (any_nonzero(workers, f)) reasons.push_back(f);
     }
     if (reasons.empty()) return "\ndrops by reason: none\n";
     Table d;
     d.columns.push_back({"worker"});
-    for (const auto* f : reasons) d.columns.push_back({std::string(f->header())});
+    for (const auto f : reasons) d.columns.push_back({std::string(f.field().header())});
     for (const auto& w : workers) {
         bool any = false;
-        std::vector<std::string> row{text(w, "worker")};
-        for (const auto* f : reasons) {
-            any = any || u64(w, f->key);
-            row.push_back(unit_cell(w, *f));
+        std::vector<std::string> row{text(w, kWorker)};
+        for (const auto f : reasons) {
+            any = any || u64(w, f);
+            row.push_back(unit_cell(w, f));
         }
         if (any) d.rows.push_back(std::move(row));
     }
@@ -76,22 +80,23 @@ std::string drop_reasons(const std::vector<Json>& workers, Shown& shown) {
 
 // Polls by how many packets they returned, and how many were a full burst.
 std::string burst_sizes(const std::vector<Json>& workers, Shown& shown) {
-    std::vector<const Field*> sizes;
-    for (const auto& f : kWorkerRecord.group("burst_sizes"))
-        if (any_has(workers, f.key)) {
-            sizes.push_back(&f);
-            shown.insert(std::string(f.key));
+    std::vector<FieldRef> sizes;
+    for (const auto f : group_refs(field_group(kWorkerRecord, "burst_sizes")))
+        if (any_has(workers, f)) {
+            sizes.push_back(f);
+            shown.insert(f);
         }
     if (sizes.empty()) return "";
+    constexpr FieldRef kFullBursts = worker_field("full_bursts");
     Table b;
     b.columns.push_back({"worker"});
-    for (const auto* f : sizes) b.columns.push_back({std::string(f->header())});
-    const bool full = any_has(workers, "full_bursts");
+    for (const auto f : sizes) b.columns.push_back({std::string(f.field().header())});
+    const bool full = any_has(workers, kFullBursts);
     if (full) b.columns.push_back({"full"});
     for (const auto& w : workers) {
-        std::vector<std::string> row{text(w, "worker")};
-        for (const auto* f : sizes) row.push_back(unit_cell(w, *f));
-        if (full) row.push_back(unit_cell(w, field("full_bursts")));
+        std::vector<std::string> row{text(w, kWorker)};
+        for (const auto f : sizes) row.push_back(unit_cell(w, f));
+        if (full) row.push_back(unit_cell(w, kFullBursts));
         b.rows.push_back(std::move(row));
     }
     return "\nrx burst sizes (polls that returned packets):\n" + b.render();
@@ -99,18 +104,22 @@ std::string burst_sizes(const std::vector<Json>& workers, Shown& shown) {
 
 // Whether each loop moves: a hung worker first, then the stalls counted.
 std::string loop_health(const std::vector<Json>& workers, Shown& shown) {
-    shown.insert({"stalls", "stall_tsc", "quiet_ns", "hung"});
+    constexpr FieldRef kStalls = worker_field("stalls");
+    constexpr FieldRef kStallTsc = worker_field("stall_tsc");
+    constexpr FieldRef kQuietNs = worker_field("quiet_ns");
+    constexpr FieldRef kHung = worker_field("hung");
+    shown.insert({kStalls, kStallTsc, kQuietNs, kHung});
     std::string out;
     for (const auto& w : workers) {
-        if (u64(w, "hung"))
+        if (u64(w, kHung))
             out += "  " + worker_label(w) + ": HUNG: its loop has made no progress for " +
-                   unit_cell(w, field("quiet_ns")) + "\n";
-        if (u64(w, "stalls"))
-            out += "  " + worker_label(w) + ": " + unit_cell(w, field("stalls")) +
-                   " stall(s) longer than [control] stall_us, " + unit_cell(w, field("stall_tsc")) +
+                   unit_cell(w, kQuietNs) + "\n";
+        if (u64(w, kStalls))
+            out += "  " + worker_label(w) + ": " + unit_cell(w, kStalls) +
+                   " stall(s) longer than [control] stall_us, " + unit_cell(w, kStallTsc) +
                    " cycles in them\n";
     }
-    if (out.empty()) return has(workers.front(), "hung") ? "\nloops: all moving, no stalls\n" : "";
+    if (out.empty()) return has(workers.front(), kHung) ? "\nloops: all moving, no stalls\n" : "";
     return "\nloops:\n" + out;
 }
 
@@ -118,34 +127,47 @@ std::string loop_health(const std::vector<Json>& workers, Shown& shown) {
 
 std::string render_workers(const std::vector<Json>& workers) {
     if (workers.empty()) return "no workers\n";
-    static constexpr std::string_view kCounts[] = {"rx_pkts", "tx_pkts", "drops", "handoff_out",
-                                                   "handoff_in"};
-    static constexpr std::string_view kLoad[] = {"busy_permille", "cycles_per_pkt"};
-    Shown shown = {"worker",   "lcore", "rx_port",     "rx_queue",   "tx_port",
-                   "tx_queue", "polls", "empty_polls", "full_bursts"};
+    static constexpr FieldRef kCounts[] = {worker_field("rx_pkts"), worker_field("tx_pkts"),
+                                           worker_field("drops"), worker_field("handoff_out"),
+                                           worker_field("handoff_in")};
+    static constexpr FieldRef kLoad[] = {worker_field("busy_permille"),
+                                         worker_field("cycles_per_pkt")};
+    constexpr FieldRef kLcore = worker_field("lcore");
+    constexpr FieldRef kPolls = worker_field("polls");
+    constexpr FieldRef kEmptyPolls = worker_field("empty_polls");
+    // The path column shows the ports and queues; burst_sizes the full bursts.
+    Shown shown = {kWorker,
+                   kLcore,
+                   worker_field("rx_port"),
+                   worker_field("rx_queue"),
+                   worker_field("tx_port"),
+                   worker_field("tx_queue"),
+                   kPolls,
+                   kEmptyPolls,
+                   worker_field("full_bursts")};
     Table t;
     t.columns = {{"worker"}, {"lcore"}, {"rx -> tx", Align::kLeft}};
     add_field_columns(t, kCounts, shown);
     t.columns.push_back({"empty%"});
     add_field_columns(t, kLoad, shown);
     for (const auto& w : workers) {
-        std::vector<std::string> row{text(w, "worker"), text(w, "lcore"), worker_path(w)};
+        std::vector<std::string> row{text(w, kWorker), text(w, kLcore), worker_path(w)};
         add_field_cells(row, w, kCounts);
-        row.push_back(pmdfwd::percent(u64(w, "empty_polls"), u64(w, "polls")));
+        row.push_back(pmdfwd::percent(u64(w, kEmptyPolls), u64(w, kPolls)));
         add_field_cells(row, w, kLoad);
         t.rows.push_back(std::move(row));
     }
     std::string out = t.render();
     out += loop_health(workers, shown);
-    if (has(workers.front(), "poll")) out += time_split(workers, shown);
+    if (has(workers.front(), worker_field("poll"))) out += time_split(workers, shown);
     out += drop_reasons(workers, shown);
     out += burst_sizes(workers, shown);
     out +=
         recycle_table(workers,
                       {.title = "recycle counters on each worker's lcore (since the last clear):",
                        .label = {"worker"},
-                       .label_key = "worker",
-                       .counters = kWorkerRecord.group("recycle"),
+                       .label_field = kWorker,
+                       .counters = group_refs(field_group(kWorkerRecord, "recycle")),
                        .every = "worker"},
                       shown);
     std::string details;

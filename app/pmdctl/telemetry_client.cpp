@@ -108,6 +108,7 @@ std::optional<std::string> root_socket_path(const RuntimeEnv& env, std::string_v
     return telemetry_socket_path(root, file_prefix);
 }
 
+// The greeting is DPDK telemetry's, not a pmdfwd record: its keys are strings.
 Result<Greeting> parse_greeting(std::string_view text) {
     const Json j = Json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object())
@@ -133,6 +134,8 @@ Result<Json> parse_reply(std::string_view text, std::string_view cmd) {
                                   " is for another command: " + std::string(text.substr(0, 200)));
     Json value = std::move(*it);
     if (value.is_null()) return pmdfwd::make_error(std::string(cmd) + " returned null", kReplyNull);
+    // {"error": "..."} is how any command fails, answered in place of its
+    // record: it belongs to no field table.
     if (value.is_object()) {
         if (const auto e = value.find("error"); e != value.end() && e->is_string())
             return pmdfwd::make_error(std::string(cmd) + ": " + e->get<std::string>());
@@ -354,6 +357,8 @@ Result<Json> TelemetryClient::query_pages(const pmdfwd::Endpoint& e) {
         auto these = rows_of_page(*e.schema, *page, e.path);
         if (!these) return these.error();
         for (auto& row : *these) rows.push_back(std::move(row));
+        // A page's envelope (total, first) wraps the records: no field table
+        // holds it, so its key is a string.
         const uint64_t total = page->value("total", uint64_t(0));
         const size_t n = these->size();
         if (n == 0 || first + n >= total) break;

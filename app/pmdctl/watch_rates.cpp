@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "record_schemas.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
 #include "table.hpp"
@@ -19,16 +20,18 @@ double round_for_json(double v) { return std::round(v * kJsonRateScale) / kJsonR
 
 std::string format(const char* fmt, double v) { return pmdfwd::format_double(fmt, v); }
 
+consteval FieldRef worker_field(std::string_view key) { return pmdfwd::kWorkerRecord.ref(key); }
+
 }  // namespace
 
 WorkerCounters worker_counters(const Json& w) {
     WorkerCounters c;
-    c.worker = u64(w, "worker");
-    c.rx_pkts = u64(w, "rx_pkts");
-    c.rx_bytes = u64(w, "rx_bytes");
-    c.tx_pkts = u64(w, "tx_pkts");
-    c.tx_bytes = u64(w, "tx_bytes");
-    c.drops = u64(w, "drops");
+    c.worker = u64(w, worker_field("worker"));
+    c.rx_pkts = u64(w, worker_field("rx_pkts"));
+    c.rx_bytes = u64(w, worker_field("rx_bytes"));
+    c.tx_pkts = u64(w, worker_field("tx_pkts"));
+    c.tx_bytes = u64(w, worker_field("tx_bytes"));
+    c.drops = u64(w, worker_field("drops"));
     return c;
 }
 
@@ -89,6 +92,8 @@ std::string render_rates(const std::vector<RateRow>& rows, double elapsed_s, dou
     return format("t=%.2fs", elapsed_s) + format("  interval %.2fs\n", interval_s) + t.render();
 }
 
+// watch --json's own sample, which pmdctl makes rather than reads: no
+// record of pmdfwd's has these keys, so they are strings.
 Json rates_json(const std::vector<RateRow>& rows, double elapsed_s, double interval_s) {
     auto row_json = [](const RateRow& r) {
         Json j;

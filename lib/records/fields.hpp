@@ -72,6 +72,20 @@ struct FieldId {
     uint16_t index = 0;
 };
 
+struct RecordSchema;
+
+// One field of one record kind, made by RecordSchema::ref("key") when the
+// program is compiled: a reader that takes it cannot name a field the table
+// lacks, and says which record kind it reads where two share a key (the
+// worker and stats counters).
+struct FieldRef {
+    const RecordSchema* schema = nullptr;
+    FieldId id;
+
+    constexpr const Field& field() const;
+    constexpr std::string_view key() const { return field().key; }
+};
+
 struct RecordSchema {
     std::string_view name;   // "worker"
     std::string_view about;  // what one record is, and since when its counters run
@@ -84,6 +98,8 @@ struct RecordSchema {
             if (fields[i].key == key) return FieldId{uint16_t(i)};
         throw "no field of that key in this record's table";
     }
+    // The same, as a reference that carries its record kind.
+    consteval FieldRef ref(std::string_view key) const { return {this, at(key)}; }
     // The fields of a group, in table order; empty when it has none, or
     // when they do not stand together (the static_asserts on it catch that).
     constexpr std::span<const Field> group(std::string_view name) const {
@@ -105,6 +121,8 @@ struct RecordSchema {
     // A field by key at run time; nullptr when there is none.
     const Field* find(std::string_view key) const;
 };
+
+constexpr const Field& FieldRef::field() const { return schema->fields[id.index]; }
 
 // A field's column header where it is not its key, set apart from the
 // list the field comes from.
