@@ -68,7 +68,10 @@ def build_pmdfwd(paths: common.Paths, art: Artefacts, opts):
         die(f"{art.pmdfwd_built} missing (run without --no-build)")
     shutil.copy(art.pmdfwd_built, art.pmdfwd)
     if opts.baseline:
-        shutil.copy(opts.baseline, art.pmdfwd_base)
+        try:
+            shutil.copy(opts.baseline, art.pmdfwd_base)
+        except OSError as e:
+            raise common.BenchFailed(f"cannot copy {opts.baseline}: {e.strerror}", status=1)
     described = subprocess.run(["git", "-C", paths.root, "describe", "--always", "--dirty"],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     art.tree = described.stdout.rstrip("\n") if described.returncode == 0 else "?"
