@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_artefacts  # noqa: E402
@@ -135,6 +136,10 @@ def main(argv) -> int:
     except common.Interrupted:
         log("interrupted")
         status = 130
+    except Exception:
+        # A fault of the benchmark itself, not a missed target.
+        traceback.print_exc()
+        status = 2
     finally:
         bench.cleanup()
     return status
