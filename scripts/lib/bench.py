@@ -48,7 +48,8 @@ def check_machine():
 def skipped(comp: str, setup: SetUp) -> bool:
     """Comparisons a set-up cannot run say so and are left out of it."""
     if comp == "capture" and not setup.huge:
-        log(f"capture needs hugepages: not measured in set-up {setup.name} (use null-huge or pcap-huge)")
+        log(f"capture needs hugepages: not measured in set-up {setup.name} "
+            "(use null-huge or pcap-huge)")
         return True
     if (comp.startswith("l3") or comp == "base-l3") and setup.port0_name != "net_pcap0":
         log(f"{comp} routes the pcap set-ups' flows: not measured in set-up {setup.name} "

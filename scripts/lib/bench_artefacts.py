@@ -16,8 +16,8 @@ L3FWD_SRC = "/usr/share/dpdk/examples/l3fwd"
 NINJA_TARGETS = ["app/pmdfwd/pmdfwd", "app/pmdgen/pmdgen", "app/pmdctl/pmdctl", "test/netlog_bench",
                  "test/fib_lookup_bench", "test/handoff_bench"]
 # Its Makefile's sources; em, fib, acl and the event modes link in unused.
-L3FWD_SOURCES = ["main.c", "l3fwd_acl.c", "l3fwd_lpm.c", "l3fwd_fib.c", "l3fwd_em.c", "l3fwd_event.c",
-                 "l3fwd_event_generic.c", "l3fwd_event_internal_port.c"]
+L3FWD_SOURCES = ["main.c", "l3fwd_acl.c", "l3fwd_lpm.c", "l3fwd_fib.c", "l3fwd_em.c",
+                 "l3fwd_event.c", "l3fwd_event_generic.c", "l3fwd_event_internal_port.c"]
 
 
 class Artefacts:
@@ -59,7 +59,8 @@ def prepare_bench_dir(paths: common.Paths):
 def build_pmdfwd(paths: common.Paths, art: Artefacts, opts):
     if opts.do_build:
         if not os.path.isfile(f"{paths.build}/build.ninja"):
-            status = common.run(["meson", "setup", paths.build, paths.root], stdout=subprocess.DEVNULL)
+            status = common.run(["meson", "setup", paths.build, paths.root],
+                                stdout=subprocess.DEVNULL)
             if status != 0:
                 raise common.BenchFailed(status=status)
         if common.run(["ninja", "-C", paths.build, *NINJA_TARGETS], stdout=subprocess.DEVNULL) != 0:
@@ -150,8 +151,9 @@ def write_route_tables(paths: common.Paths, art: Artefacts):
         if common.run([common.PY, routes_helper, "--v4", str(routes), "--v6", str(common.L3_ROUTES),
                        "--toml", toml]) != 0:
             die(f"writing the {routes}-route table failed")
-    if common.run([common.PY, routes_helper, "--v4", str(common.L3_ROUTES), "--v6", str(common.L3_ROUTES),
-                   "--l3fwd-rules", f"{art.l3_dir}/l3fwd-v4.cfg", f"{art.l3_dir}/l3fwd-v6.cfg"]) != 0:
+    if common.run([common.PY, routes_helper, "--v4", str(common.L3_ROUTES),
+                   "--v6", str(common.L3_ROUTES), "--l3fwd-rules",
+                   f"{art.l3_dir}/l3fwd-v4.cfg", f"{art.l3_dir}/l3fwd-v6.cfg"]) != 0:
         die("writing l3fwd's rules failed")
 
 
@@ -170,7 +172,8 @@ def prepare(paths: common.Paths, opts) -> Artefacts:
     # own, and the route tables (pmdfwd's config fragments, l3fwd's rule files).
     if wants_router(opts):
         build_l3fwd(art)
-        make_capture(paths, art.pcap_l3v4, opts.flows, "--dst", "198.18.{n}.1", "--dst-mac", common.PCAP0_MAC)
+        make_capture(paths, art.pcap_l3v4, opts.flows, "--dst", "198.18.{n}.1",
+                     "--dst-mac", common.PCAP0_MAC)
         make_capture(paths, art.pcap_l3v6, opts.flows, "--ipv6", "--dst", "2001:2:0:{n:x}::1",
                      "--dst-mac", common.PCAP0_MAC)
         write_route_tables(paths, art)

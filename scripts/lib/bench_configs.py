@@ -1,6 +1,7 @@
 """pmdfwd's configs for the runs: the forwarding modes on a set-up's ports,
 and router mode on a capture with a route table."""
-from bench_common import BURST, CACHE, DESC, MAIN_CPU, MBUFS, MEM_MB, NEXT_HOP_MAC, PORT1, WORKER_CPU
+from bench_common import (BURST, CACHE, DESC, MAIN_CPU, MBUFS, MEM_MB, NEXT_HOP_MAC, PORT1,
+                          WORKER_CPU)
 
 
 def toml_bool(value: bool) -> str:

@@ -64,7 +64,8 @@ class Hugepages:
         # One process at a time uses MEM_MB of them (-m), plus EAL's slack.
         needed = common.MEM_MB // 2 + 64
         if free < needed:
-            common.die(f"only {free} free 2 MB hugepages after asking for {self.wanted}; need {needed}")
+            common.die(f"only {free} free 2 MB hugepages after asking for {self.wanted}; "
+                       f"need {needed}")
         log(f"hugepages: nr_hugepages {self.saved} -> {read_nr_hugepages()}, {free} free")
 
     def restore(self):

@@ -68,7 +68,8 @@ def link_probe(paths: common.Paths) -> str:
         with subprocess.Popen([probe, "--probe", "--rounds", "3", "--packets", "4000000", "--",
                                "--no-huge", "-m", "64", "--no-pci",
                                "--lcores", f"0@{MAIN_CPU},1@{MAIN_CPU},2@{WORKER_CPU}",
-                               "--file-prefix", prefix, "--no-telemetry", "--log-level", "lib.eal:error"],
+                               "--file-prefix", prefix, "--no-telemetry",
+                               "--log-level", "lib.eal:error"],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True) as proc:
             try:
@@ -166,7 +167,8 @@ class Measurer:
                 self.show_log_tail(logf)
                 raise common.BenchFailed()
             if peer not in FOREIGN_PEERS and status != 0:
-                log(f"{setup.name} {peer}: pmdfwd exited {status} (3: mbufs missing at shutdown); see {logf}")
+                log(f"{setup.name} {peer}: pmdfwd exited {status} "
+                    f"(3: mbufs missing at shutdown); see {logf}")
                 self.show_log_problems(logf)
                 raise common.BenchFailed()
             share_text = field(r".*cpu_share=([0-9.]*)", line)
@@ -176,7 +178,8 @@ class Measurer:
             if share is not None and share >= min_share:
                 break
             if attempt <= retries:
-                log(f"{setup.name} {peer}: forwarding thread ran only {share_text} of the window; again")
+                log(f"{setup.name} {peer}: forwarding thread ran only {share_text} "
+                    "of the window; again")
             attempt += 1
         # When no window was undisturbed, the count runs one past the last
         # attempt, as it always has in runs.tsv.

@@ -214,7 +214,8 @@ def parse(argv, paths: common.Paths) -> Options:
             opts.do_build = False
             del args[0]
         elif arg == "--quick":
-            opts.pairs, opts.window, opts.warmup, opts.retries, opts.wait_idle = "1", "2", "1", "1", "5"
+            opts.pairs, opts.window, opts.warmup = "1", "2", "1"
+            opts.retries, opts.wait_idle = "1", "5"
             del args[0]
         elif arg in ("-h", "--help"):
             sys.stdout.write(usage(opts, paths))

@@ -8,7 +8,8 @@ import subprocess
 import time
 
 import bench_common as common
-from bench_common import BURST, CACHE, DESC, MAIN_CPU, MBUFS, MEM_MB, NEXT_HOP_MAC, PORT1, WORKER_CPU
+from bench_common import (BURST, CACHE, DESC, MAIN_CPU, MBUFS, MEM_MB, NEXT_HOP_MAC, PORT1,
+                          WORKER_CPU)
 from bench_common import die, log
 from bench_configs import append, write_pmdfwd_config, write_pmdfwd_l3_config
 
@@ -27,6 +28,7 @@ PEERS = {"patch": ["pmdfwd-patch", "testpmd-io"],
          "l3": ["pmdfwd-l3", "l3fwd"],
          "l3-v6": ["pmdfwd-l3v6", "l3fwd-v6"],
          "l3-routes": ["pmdfwd-l3", "pmdfwd-l3-1k", "pmdfwd-l3-max", "pmdfwd-l3-100k"]}
+ROUTER_PEERS = ("pmdfwd-l3", "pmdfwd-l3v6", "pmdfwd-l3-1k", "pmdfwd-l3-max", "pmdfwd-l3-100k")
 # Peers that are not pmdfwd: their exit status says nothing about mbufs.
 FOREIGN_PEERS = ("testpmd-io", "l2fwd", "l3fwd", "l3fwd-v6")
 
@@ -45,7 +47,7 @@ class SetUp:
         self.huge = name.endswith("-huge")
 
     def eal_mem_args(self):
-        return ["--huge-unlink", "-m", str(MEM_MB)] if self.huge else ["--no-huge", "-m", str(MEM_MB)]
+        return ["--huge-unlink" if self.huge else "--no-huge", "-m", str(MEM_MB)]
 
 
 def wait_for(condition, tries: int, step_s: float = 0.1) -> bool:
@@ -132,16 +134,17 @@ class Peers:
             # --stats-period keeps testpmd running with stdin closed; one
             # forwarding core polls both ports' streams (port 1 never
             # receives), as io mode always does.
-            self.launch(["dpdk-testpmd", "--lcores", f"0@{MAIN_CPU},1@{WORKER_CPU}", "--main-lcore", "0",
-                         *eal, "--vdev", setup.port0, "--vdev", PORT1, "--",
+            self.launch(["dpdk-testpmd", "--lcores", f"0@{MAIN_CPU},1@{WORKER_CPU}",
+                         "--main-lcore", "0", *eal, "--vdev", setup.port0, "--vdev", PORT1, "--",
                          "--nb-cores=1", "--forward-mode=io", "--port-topology=chained",
                          f"--burst={BURST}", f"--mbcache={CACHE}", f"--total-num-mbufs={MBUFS}",
-                         "--rxq=1", "--txq=1", f"--rxd={DESC}", f"--txd={DESC}", "--stats-period=3600",
-                         "--no-lsc-interrupt", "--no-rmv-interrupt"], logf)
+                         "--rxq=1", "--txq=1", f"--rxd={DESC}", f"--txd={DESC}",
+                         "--stats-period=3600", "--no-lsc-interrupt", "--no-rmv-interrupt"], logf)
         elif peer == "base-l3":
-            write_pmdfwd_l3_config(cfg, setup, prefix, art.pcap_l3v4, art.routes_toml(common.L3_ROUTES))
+            write_pmdfwd_l3_config(cfg, setup, prefix, art.pcap_l3v4,
+                                   art.routes_toml(common.L3_ROUTES))
             self.launch([art.pmdfwd_base, "--config", cfg], logf)
-        elif peer in ("pmdfwd-l3", "pmdfwd-l3v6", "pmdfwd-l3-1k", "pmdfwd-l3-max", "pmdfwd-l3-100k"):
+        elif peer in ROUTER_PEERS:
             self.start_router(setup, peer, cfg, prefix, logf)
         elif peer in ("l3fwd", "l3fwd-v6"):
             # As l2fwd: its main lcore, on the worker CPU, forwards. It polls
@@ -152,11 +155,12 @@ class Peers:
             # types, so it parses them itself (--parse-ptype: an rx callback).
             capture = art.pcap_l3v6 if peer == "l3fwd-v6" else art.pcap_l3v4
             self.launch([art.l3fwd, "--lcores", f"1@{WORKER_CPU}", *eal,
-                         "--vdev", f"net_pcap0,rx_pcap={capture},infinite_rx=1", "--vdev", PORT1, "--",
+                         "--vdev", f"net_pcap0,rx_pcap={capture},infinite_rx=1",
+                         "--vdev", PORT1, "--",
                          "-p", "0x3", "--config", "(0,0,1)", "--lookup=lpm", "--parse-ptype",
                          f"--eth-dest=1,{NEXT_HOP_MAC}",
-                         f"--rule_ipv4={art.l3_dir}/l3fwd-v4.cfg", f"--rule_ipv6={art.l3_dir}/l3fwd-v6.cfg"],
-                        logf)
+                         f"--rule_ipv4={art.l3_dir}/l3fwd-v4.cfg",
+                         f"--rule_ipv6={art.l3_dir}/l3fwd-v6.cfg"], logf)
         elif peer == "l2fwd":
             # Its main lcore forwards (it launches its loop on every lcore),
             # so the only lcore is the one on the worker CPU; EAL's control
@@ -197,7 +201,8 @@ class Peers:
         with open(logf, "ab") as err:
             status = common.run([common.PY, self.paths.helper("bench_l3_routes.py"),
                                  "--v4", str(common.L3_ROUTES_100K), "--v6", str(common.L3_ROUTES),
-                                 "--telemetry", prefix, "--from", str(common.L3_ROUTES)], stderr=err)
+                                 "--telemetry", prefix, "--from", str(common.L3_ROUTES)],
+                                stderr=err)
         if status != 0:
             die(f"adding {common.L3_ROUTES_100K} routes to {peer} failed")
 
@@ -216,8 +221,9 @@ class Peers:
         # stdbuf: its "Capturing on" line, which says the callbacks are in place.
         with open(dumpcap_log, "wb") as out:
             self.dumpcap = common.spawn(
-                ["taskset", "-c", str(MAIN_CPU), "stdbuf", "-oL", "dpdk-dumpcap", "--file-prefix", self.prefix,
-                 "-i", setup.port0_name, *filter_args, "-q", "-w", "/dev/null"],
+                ["taskset", "-c", str(MAIN_CPU), "stdbuf", "-oL", "dpdk-dumpcap",
+                 "--file-prefix", self.prefix, "-i", setup.port0_name, *filter_args,
+                 "-q", "-w", "/dev/null"],
                 stdout=out, stderr=subprocess.STDOUT)
         for _ in range(300):
             if log_says(dumpcap_log, "Capturing on"):

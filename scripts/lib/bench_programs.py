@@ -46,14 +46,15 @@ def run_netlog(paths, outputs: Outputs, wait_idle):
                   ["--refill-cpu", str(MAIN_CPU), "--dirty-kb", "4096"]]
     for placement in placements:
         wait_idle()
-        log(f"netlog: {common.NETLOG_RECORDS} records x {common.NETLOG_ROUNDS} rounds per send path, "
-            f"{' '.join(placement)}")
+        log(f"netlog: {common.NETLOG_RECORDS} records x {common.NETLOG_ROUNDS} rounds "
+            f"per send path, {' '.join(placement)}")
         prefix = f"pb{os.getpid()}-netlog"
         with open(outputs.netlog, "ab") as out, open(f"{paths.logs}/netlog.log", "ab") as err:
             common.run([f"{paths.build}/test/netlog_bench", "--records", str(common.NETLOG_RECORDS),
                         "--rounds", str(common.NETLOG_ROUNDS), *placement, "--",
-                        "--no-huge", "-m", "256", "--no-pci", "--vdev", "net_null0", "--file-prefix", prefix,
-                        "-l", str(WORKER_CPU), "--log-level", "lib.eal:error", "--no-telemetry"],
+                        "--no-huge", "-m", "256", "--no-pci", "--vdev", "net_null0",
+                        "--file-prefix", prefix, "-l", str(WORKER_CPU),
+                        "--log-level", "lib.eal:error", "--no-telemetry"],
                        stdout=out, stderr=err)
         common.remove_runtime_dir(prefix)
     if count_lines(outputs.netlog, r"^result:") != 3:
@@ -69,8 +70,9 @@ def run_fib(paths, opts, outputs: Outputs, wait_idle):
     log(f"fib: rte_fib against rte_lpm, {opts.pairs} x 2 + 1 rounds")
     prefix = f"pb{os.getpid()}-fib"
     with open(outputs.fib, "wb") as out, open(f"{paths.logs}/fib.log", "wb") as err:
-        status = common.run([bench, "--rounds", str(int(opts.pairs) * 2 + 1), "--", "--no-huge", "-m", "1024",
-                             "--no-pci", "-l", str(WORKER_CPU), "--file-prefix", prefix, "--no-telemetry",
+        status = common.run([bench, "--rounds", str(int(opts.pairs) * 2 + 1), "--",
+                             "--no-huge", "-m", "1024", "--no-pci", "-l", str(WORKER_CPU),
+                             "--file-prefix", prefix, "--no-telemetry",
                              "--log-level", "lib.eal:error", "--force-max-simd-bitwidth=512"],
                             stdout=out, stderr=err)
     if status != 0:
@@ -94,9 +96,11 @@ def run_handoff_steps(paths, opts, outputs: Outputs, hugepages, wait_idle):
         with open(outputs.steps, "ab") as out, open(f"{paths.logs}/handoff-steps.log", "ab") as err:
             out.write(b"with 2 MB hugepages:\n" if setup.huge else b"with 4 KB pages:\n")
             out.flush()
-            status = common.run([bench, "--rounds", str(rounds), "--", *setup.eal_mem_args(), "--no-pci",
+            status = common.run([bench, "--rounds", str(rounds), "--", *setup.eal_mem_args(),
+                                 "--no-pci",
                                  "--lcores", f"0@{MAIN_CPU},1@{MAIN_CPU},2@{WORKER_CPU}",
-                                 "--file-prefix", prefix, "--no-telemetry", "--log-level", "lib.eal:error"],
+                                 "--file-prefix", prefix, "--no-telemetry",
+                                 "--log-level", "lib.eal:error"],
                                 stdout=out, stderr=err)
         if status != 0:
             die(f"handoff_bench failed; see {paths.out}/logs/handoff-steps.log")
@@ -110,8 +114,9 @@ def run_poll(paths, opts, outputs: Outputs, wait_idle):
     wait_idle()
     log(f"poll: pmdgen <-> pmdfwd per poll mode, {opts.pairs} rounds")
     with open(outputs.poll, "wb") as out, open(f"{paths.logs}/poll.log", "wb") as err:
-        common.run([common.PY, paths.helper("bench_poll.py"), "--build", paths.build, "--out", paths.out,
-                    "--rounds", opts.pairs, "--json-out", f"{paths.out}/poll.json",
+        common.run([common.PY, paths.helper("bench_poll.py"), "--build", paths.build,
+                    "--out", paths.out, "--rounds", opts.pairs,
+                    "--json-out", f"{paths.out}/poll.json",
                     "--main-cpu", str(MAIN_CPU), "--worker-cpu", str(WORKER_CPU)],
                    stdout=out, stderr=err)
     if count_lines(outputs.poll, r"^verdict") == 0:

@@ -52,8 +52,8 @@ def machine_info(opts, art, started: str) -> str:
             f"pmdfwd:    {version}, tree {art.tree}\n"
             f"command:   {opts.command}\n"
             f"per run:   {opts.warmup} s warm-up, {opts.window} s window, {opts.pairs} A/B pairs, "
-            f"{FRAME}-byte frames, burst {BURST}, {MBUFS} mbufs, cache {CACHE}, {DESC} descriptors, "
-            f"worker cpu {WORKER_CPU}\n")
+            f"{FRAME}-byte frames, burst {BURST}, {MBUFS} mbufs, cache {CACHE}, "
+            f"{DESC} descriptors, worker cpu {WORKER_CPU}\n")
 
 
 def read_text(path: str) -> str:
@@ -68,7 +68,8 @@ def summarize(paths: common.Paths, runs: str):
     """bench_summarize.py's tables and exit status; its complaints go to stderr."""
     sys.stdout.flush()
     done = subprocess.run([common.PY, paths.helper("bench_summarize.py"), runs],
-                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, errors="replace")
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True,
+                          errors="replace")
     return done.stdout, done.returncode
 
 
@@ -83,8 +84,8 @@ def write_results(paths, opts, art, outputs, runs: str, started: str) -> int:
         verdict = status
     netlog = read_text(outputs.netlog)
     if netlog:
-        parts += ["\n", f"log channel send latency (build/test/netlog_bench, net_null, cpu {WORKER_CPU})\n",
-                  netlog]
+        parts += ["\n", "log channel send latency (build/test/netlog_bench, net_null, "
+                        f"cpu {WORKER_CPU})\n", netlog]
         if re.search(r"^result:.*MISS$", netlog, re.M):
             verdict = 1
     fib = read_text(outputs.fib)
