@@ -122,3 +122,47 @@ TEST_CASE("histogram bars: one line per bucket, bpftrace style", "[histogram]") 
                                    "> 2.15s   1 |@@@@@@@@@@@@@                           |",
                                });
 }
+
+TEST_CASE("tsc histogram: buckets tile the line, within 25%", "[latency]") {
+    for (size_t i = 0; i + 1 < kHistogramBuckets; ++i) {
+        INFO(i);
+        CHECK(histogram_bucket_high(i) == histogram_bucket_low(i + 1));
+        CHECK(histogram_bucket(histogram_bucket_low(i)) == i);
+        CHECK(histogram_bucket(histogram_bucket_high(i) - 1) == i);
+        if (histogram_bucket_low(i) >= 4)
+            CHECK(double(histogram_bucket_high(i)) / double(histogram_bucket_low(i)) <= 1.25);
+    }
+    CHECK(histogram_bucket(UINT64_MAX) == kHistogramBuckets - 1);
+}
+
+TEST_CASE("tsc histogram: percentiles, weights and differences", "[latency]") {
+    Histogram h;
+    for (uint64_t v = 1; v <= 1000; ++v) h.record(v);
+    h.record(100000, 10);  // one burst of 10 packets
+    const HistogramSnapshot s = h.read();
+    CHECK(s.count == 1010);
+    CHECK(s.min == 1);
+    CHECK(s.max == 100000);
+    CHECK(s.mean() == (500500 + 1000000) / 1010);
+    const uint64_t p50 = s.percentile(0.5);
+    CHECK(p50 >= 505);
+    CHECK(p50 <= 505 * 5 / 4);
+    CHECK(s.percentile(0.995) == 100000);  // clamped to max
+    CHECK(s.percentile(1e-9) == 1);
+
+    // Since a base: only what came after, min and max from its buckets.
+    h.record(3000);
+    h.record(5000);
+    const HistogramSnapshot d = h.read().minus(s);
+    CHECK(d.count == 2);
+    CHECK(d.min >= histogram_bucket_low(histogram_bucket(3000)));
+    CHECK(d.min <= 3000);
+    CHECK(d.max >= 5000);
+    CHECK(d.max < histogram_bucket_high(histogram_bucket(5000)));
+    CHECK(HistogramSnapshot{}.percentile(0.5) == 0);
+
+    const LatencySummary l = summarize(s, 1000000000);  // 1 GHz: cycles are ns
+    CHECK(l.min_ns == 1);
+    CHECK(l.max_ns == 100000);
+    CHECK(l.p50_ns == double(p50));
+}

@@ -1,6 +1,6 @@
-// The control path's own habits: which thread takes the signals that come
-// at any moment, warnings rate limited with their suppressions counted, and
-// no reader of a worker's counters that waits on the worker without bound.
+// Which thread takes the signals that come at any moment (signal_mask.hpp):
+// the set that may arrive, its block inherited by the threads started under
+// it, and a timed receive that a signal kept off its thread cannot cut short.
 #include <pthread.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -10,13 +10,9 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cerrno>
-#include <chrono>
-#include <future>
 #include <thread>
 
-#include "log_rate_limit.hpp"
 #include "signal_mask.hpp"
-#include "worker_stats.hpp"
 
 using namespace pmdfwd;
 
@@ -99,58 +95,4 @@ TEST_CASE("a timed receive in a thread kept off the signals is not interrupted",
     sigaction(SIGIO, &old, nullptr);
     close(sv[0]);
     close(sv[1]);
-}
-
-TEST_CASE("LogRateLimit: a burst, then one line a period, the rest counted", "[log]") {
-    constexpr uint64_t kSecond = 1000000000;
-    LogRateLimit rl(kSecond, 3);
-    uint64_t held = 99;
-    const uint64_t t0 = 5 * kSecond;
-    CHECK(rl.allow(t0, held));
-    CHECK(held == 0);
-    CHECK(rl.allow(t0 + 1, held));
-    CHECK(rl.allow(t0 + 2, held));
-    for (int i = 0; i < 10; ++i) CHECK_FALSE(rl.allow(t0 + 3 + i, held));
-    CHECK(rl.held_back_total() == 10);
-    CHECK(rl.take_summary(t0 + 100) == 0);  // still limited: nothing to sum up yet
-    // One period later one line passes and tells of the ten held back.
-    CHECK(rl.allow(t0 + kSecond, held));
-    CHECK(held == 10);
-    CHECK_FALSE(rl.allow(t0 + kSecond + 1, held));
-    // The storm is over: the summary takes the one held back since.
-    CHECK(rl.take_summary(t0 + 3 * kSecond) == 1);
-    CHECK(rl.take_summary(t0 + 3 * kSecond) == 0);
-    // A long quiet refills the burst, not more.
-    uint64_t passed = 0;
-    for (int i = 0; i < 10; ++i) passed += rl.allow(t0 + 100 * kSecond, held);
-    CHECK(passed == 3);
-    CHECK(rl.held_back_total() == 11 + 7);
-}
-
-// A worker preempted between begin_update and end_update (on a busy host,
-// for a time slice or more): the reader, which holds the lock pmdctl,
-// scrapes and shutdown share, must come back, with the newest consistent
-// counts, not spin until the worker runs again. 10 s is a fuse, not a
-// timing: before the bound the read never returned while the bracket was
-// open.
-TEST_CASE("WorkerStats::read returns while a worker is stopped mid-update", "[stats]") {
-    WorkerStats ws;
-    WorkerSnapshot delta;
-    delta.rx_pkts = 5;
-    delta.polls = 1;
-    ws.publish(delta);
-    CHECK(ws.read().rx_pkts == 5);
-
-    ws.begin_update();  // the worker stops here
-    ws.rx_pkts.add(3);
-    auto reader = std::async(std::launch::async, [&] { return ws.read(); });
-    const bool returned = reader.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
-    ws.end_update();  // the worker runs again
-    const WorkerSnapshot during = reader.get();
-    CHECK(returned);
-    CHECK(during.rx_pkts == 5);  // the last consistent counts, never half an update
-    CHECK(ws.stale_reads() == 1);
-    // Once the bracket closes, reads are current again.
-    CHECK(ws.read().rx_pkts == 8);
-    CHECK(ws.stale_reads() == 1);
 }
