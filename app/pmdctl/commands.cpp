@@ -9,6 +9,7 @@
 #include "protocol.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
+#include "table_columns.hpp"
 #include "version.hpp"
 
 namespace pmdctl {
@@ -137,6 +138,16 @@ void watch(TelemetryClient& c, const CommandArgs& a) {
         std::cout.flush();
         prev = std::move(cur);
     }
+}
+
+// `pmdctl fields --columns NAME`: the named table's reference.
+std::string render_columns(std::string_view name) {
+    std::string names;
+    for (const auto& t : documented_tables()) {
+        if (t.name == name) return columns_markdown(t.columns);
+        names += (names.empty() ? "'" : ", '") + std::string(t.name) + "'";
+    }
+    throw Failure("no table '" + std::string(name) + "': the tables are " + names);
 }
 
 // 10 ms: below that the samples measure the telemetry round trip, not traffic.
@@ -334,11 +345,16 @@ const Command kCommands[] = {
      .help = "The fields of every record pmdfwd returns: unit, kind, meaning (no pmdfwd needed)",
      .asks = {},
      .fetch = [](TelemetryClient*, const CommandArgs&) { return fields_json(); },
-     .render = [](TelemetryClient*, const Json&,
-                  const CommandArgs& a) { return render_fields(a.markdown); },
+     .render =
+         [](TelemetryClient*, const Json&, const CommandArgs& a) {
+             return a.columns.empty() ? render_fields(a.markdown) : render_columns(a.columns);
+         },
      .options =
          [](CLI::App& sub, CommandArgs& a) {
              sub.add_flag("--markdown", a.markdown, "As the reference tables of docs/cli.md");
+             sub.add_option("--columns", a.columns,
+                            "The columns of one of pmdctl's tables ('show workers', 'show "
+                            "workers: time', 'show pools'), as docs/cli.md describes them");
          },
      .offline = true},
     {.words = {"endpoints"},

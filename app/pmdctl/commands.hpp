@@ -25,6 +25,7 @@ struct CommandArgs {
     std::string via;          // route add --via
     std::string port;         // route add --port
     uint64_t bytes = 0;       // log test
+    std::string columns;      // fields --columns
 };
 
 struct Command {

@@ -5,6 +5,7 @@
 #include "recycle_table.hpp"
 #include "renderers.hpp"
 #include "table.hpp"
+#include "table_columns.hpp"
 #include "units.hpp"
 
 namespace pmdctl {
@@ -18,6 +19,26 @@ using pmdfwd::kPoolRecord;
 consteval FieldRef pool_field(std::string_view key) { return kPoolRecord.ref(key); }
 
 constexpr FieldRef kName = pool_field("name");
+constexpr FieldRef kSize = pool_field("size");
+constexpr FieldRef kInUse = pool_field("in_use");
+
+// Sizes raw: they are exact and short.
+constexpr TableColumn kPoolTable[] = {
+    raw_column(kName, Align::kLeft),
+    raw_column(pool_field("ops"), Align::kLeft),
+    raw_column(pool_field("owner_lcore")),
+    raw_column(pool_field("socket")),
+    raw_column(kSize),
+    raw_column(pool_field("cache_size")),
+    raw_column(pool_field("avail")),
+    raw_column(kInUse),
+    derived_column("use%", "`in_use / size`",
+                   [](const Json& p) {
+                       return has(p, kInUse) ? pmdfwd::percent(u64(p, kInUse), u64(p, kSize))
+                                             : std::string("-");
+                   }),
+    raw_column(pool_field("present_unclamped")),
+};
 
 // The free levels as narrow two-line headers, without their common "free_".
 std::string free_levels(const std::vector<Json>& pools, Shown& shown) {
@@ -45,6 +66,8 @@ std::string free_levels(const std::vector<Json>& pools, Shown& shown) {
 
 }  // namespace
 
+const std::span<const TableColumn> kPoolTableColumns = kPoolTable;
+
 std::string render_pool_model(const Json& info) {
     constexpr FieldRef kModel = kInfoRecord.ref("pool_model");
     if (!has(info, kModel)) return "";
@@ -58,34 +81,9 @@ std::string render_pool_model(const Json& info) {
 
 std::string render_pools(const std::vector<Json>& pools) {
     if (pools.empty()) return "no pools\n";
-    // Sizes raw: they are exact and short.
-    constexpr FieldRef kSize = pool_field("size");
-    constexpr FieldRef kInUse = pool_field("in_use");
-    constexpr FieldRef kPresent = pool_field("present_unclamped");
-    static constexpr std::pair<FieldRef, Align> kColumns[] = {
-        {kName, Align::kLeft},
-        {pool_field("ops"), Align::kLeft},
-        {pool_field("owner_lcore"), Align::kRight},
-        {pool_field("socket"), Align::kRight},
-        {kSize, Align::kRight},
-        {pool_field("cache_size"), Align::kRight},
-        {pool_field("avail"), Align::kRight},
-        {kInUse, Align::kRight}};
-    Table t;
-    Shown shown = {kPresent};
-    for (const auto& [f, align] : kColumns) {
-        t.columns.push_back({std::string(f.field().header()), align});
-        shown.insert(f);
-    }
-    t.columns.push_back({"use%"});
-    t.columns.push_back({std::string(kPresent.field().header())});
-    for (const auto& p : pools) {
-        std::vector<std::string> row;
-        for (const auto& [f, align] : kColumns) row.push_back(text(p, f));
-        row.push_back(has(p, kInUse) ? pmdfwd::percent(u64(p, kInUse), u64(p, kSize)) : "-");
-        row.push_back(text(p, kPresent));
-        t.rows.push_back(std::move(row));
-    }
+    Shown shown;
+    Table t = table_of(kPoolTable, shown);
+    for (const auto& p : pools) t.rows.push_back(row_of(kPoolTable, p));
     std::string out = t.render();
     out += recycle_table(pools,
                          {.title = "recycle counters (since the last clear):",

@@ -8,6 +8,7 @@
 #include "recycle_table.hpp"
 #include "renderers.hpp"
 #include "table.hpp"
+#include "table_columns.hpp"
 #include "units.hpp"
 
 namespace pmdctl {
@@ -23,33 +24,47 @@ constexpr FieldRef kWorker = worker_field("worker");
 
 std::string worker_label(const Json& w) { return "worker " + text(w, kWorker); }
 
-// Columns of fields: a header from the table, a cell by the field's unit.
-void add_field_columns(Table& t, std::span<const FieldRef> fields, Shown& shown) {
-    for (const auto f : fields) {
-        t.columns.push_back({std::string(f.field().header())});
-        shown.insert(f);
-    }
-}
-void add_field_cells(std::vector<std::string>& row, const Json& w,
-                     std::span<const FieldRef> fields) {
-    for (const auto f : fields) row.push_back(unit_cell(w, f));
-}
+constexpr FieldRef kPoll = worker_field("poll");
+constexpr FieldRef kEmptyPolls = worker_field("empty_polls");
+constexpr FieldRef kPolls = worker_field("polls");
+
+constexpr TableColumn kWorkerTable[] = {
+    field_column(kWorker),
+    field_column(worker_field("lcore")),
+    derived_column("rx -> tx",
+                   "`port/queue` the worker polls, `->` the port/queue it sends on (`-`: the rx "
+                   "port is in no forwarding pair; `routed`: router mode, where each packet's "
+                   "route says)",
+                   worker_path, Align::kLeft),
+    field_column(worker_field("rx_pkts")),
+    field_column(worker_field("tx_pkts")),
+    field_column(worker_field("drops")),
+    field_column(worker_field("handoff_out")),
+    field_column(worker_field("handoff_in")),
+    derived_column("empty%",
+                   "share of polls that returned no packet and found no handoff waiting "
+                   "(`empty_polls / polls`)",
+                   [](const Json& w) { return pmdfwd::percent(u64(w, kEmptyPolls), u64(w, kPolls)); }),
+    field_column(worker_field("busy_permille")),
+    field_column(worker_field("cycles_per_pkt")),
+};
+
+constexpr TableColumn kTimeTable[] = {
+    field_column(kWorker),
+    field_column(kPoll, Align::kLeft),
+    field_column(worker_field("busy_permille")),
+    field_column(worker_field("idle_permille")),
+    field_column(worker_field("sleep_permille")),
+    field_column(worker_field("wakeups")),
+    field_column(worker_field("cpu_permille")),
+};
 
 // Where each worker's time went, by the loop's clock and the kernel's.
 std::string time_split(const std::vector<Json>& workers, Shown& shown) {
-    static constexpr FieldRef kSplit[] = {
-        worker_field("busy_permille"), worker_field("idle_permille"),
-        worker_field("sleep_permille"), worker_field("wakeups"), worker_field("cpu_permille")};
-    constexpr FieldRef kPoll = worker_field("poll");
-    Table t;
-    t.columns = {{"worker"}, {"poll", Align::kLeft}};
-    add_field_columns(t, kSplit, shown);
-    shown.insert({kPoll, worker_field("cpu_ns")});
-    for (const auto& w : workers) {
-        std::vector<std::string> row{text(w, kWorker), text(w, kPoll)};
-        add_field_cells(row, w, kSplit);
-        t.rows.push_back(std::move(row));
-    }
+    Table t = table_of(kTimeTable, shown);
+    shown.insert(worker_field("cpu_ns"));
+    for (const auto& w : workers)
+        t.rows.push_back(row_of(kTimeTable, w));
     return "\ntime (busy: forwarding, spin: polling empty queues, sleep: asleep or waiting on rx "
            "interrupts; cpu: the thread's CPU time, as the kernel counts it):\n" +
            t.render();
@@ -125,38 +140,17 @@ std::string loop_health(const std::vector<Json>& workers, Shown& shown) {
 
 }  // namespace
 
+const std::span<const TableColumn> kWorkerTableColumns = kWorkerTable;
+const std::span<const TableColumn> kWorkerTimeColumns = kTimeTable;
+
 std::string render_workers(const std::vector<Json>& workers) {
     if (workers.empty()) return "no workers\n";
-    static constexpr FieldRef kCounts[] = {worker_field("rx_pkts"), worker_field("tx_pkts"),
-                                           worker_field("drops"), worker_field("handoff_out"),
-                                           worker_field("handoff_in")};
-    static constexpr FieldRef kLoad[] = {worker_field("busy_permille"),
-                                         worker_field("cycles_per_pkt")};
-    constexpr FieldRef kLcore = worker_field("lcore");
-    constexpr FieldRef kPolls = worker_field("polls");
-    constexpr FieldRef kEmptyPolls = worker_field("empty_polls");
     // The path column shows the ports and queues; burst_sizes the full bursts.
-    Shown shown = {kWorker,
-                   kLcore,
-                   worker_field("rx_port"),
-                   worker_field("rx_queue"),
-                   worker_field("tx_port"),
-                   worker_field("tx_queue"),
-                   kPolls,
-                   kEmptyPolls,
-                   worker_field("full_bursts")};
-    Table t;
-    t.columns = {{"worker"}, {"lcore"}, {"rx -> tx", Align::kLeft}};
-    add_field_columns(t, kCounts, shown);
-    t.columns.push_back({"empty%"});
-    add_field_columns(t, kLoad, shown);
-    for (const auto& w : workers) {
-        std::vector<std::string> row{text(w, kWorker), text(w, kLcore), worker_path(w)};
-        add_field_cells(row, w, kCounts);
-        row.push_back(pmdfwd::percent(u64(w, kEmptyPolls), u64(w, kPolls)));
-        add_field_cells(row, w, kLoad);
-        t.rows.push_back(std::move(row));
-    }
+    Shown shown = {worker_field("rx_port"), worker_field("rx_queue"), worker_field("tx_port"),
+                   worker_field("tx_queue"), kPolls, kEmptyPolls, worker_field("full_bursts")};
+    Table t = table_of(kWorkerTable, shown);
+    for (const auto& w : workers)
+        t.rows.push_back(row_of(kWorkerTable, w));
     std::string out = t.render();
     out += loop_health(workers, shown);
     if (has(workers.front(), worker_field("poll"))) out += time_split(workers, shown);

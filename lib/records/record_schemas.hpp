@@ -58,7 +58,8 @@ inline constexpr Field kRxPort{.key = "rx_port",
 inline constexpr Field kRxQueue{
     .key = "rx_queue", .kind = Kind::label, .help = "the rx queue it polls", .label = "queue"};
 inline constexpr Field kPoll{"poll", Unit::none, Kind::info,
-                             "its poll mode: busy, adaptive or interrupt"};
+                             "its poll mode: busy, adaptive or interrupt ([poll] mode, [[port]] "
+                             "poll)"};
 
 inline constexpr Field kWorkerHead[] = {
     kWorkerId,
@@ -151,7 +152,12 @@ inline constexpr ColumnName kPortColumns[] = {
 inline constexpr auto kPortFields = with_columns(kPortFieldsByKey, kPortColumns);
 
 inline constexpr Field kPoolFields[] = {
-    {.key = "name", .kind = Kind::label, .help = "the mempool's name", .label = "pool"},
+    {.key = "name",
+     .kind = Kind::label,
+     .help = "the mempool's name: pmdfwd_w<k> is worker k's, pmdfwd_shared the one pool of model "
+             "shared, pmdfwd_spare<p> that of the rx queues a PMD quirk added to port p (polled "
+             "by the worker of its rx queue 0), pmdfwd_netlog the log channel's reserve",
+     .label = "pool"},
     {"socket", Unit::none, Kind::info, "the NUMA socket of its memory"},
     {"size", Unit::mbufs, Kind::info, "mbufs in the pool"},
     {"cache_size", Unit::mbufs, Kind::info, "DPDK's per-lcore cache size in front of the driver"},
@@ -161,8 +167,10 @@ inline constexpr Field kPoolFields[] = {
     {"present_unclamped", Unit::mbufs, Kind::gauge,
      "the free count before DPDK clamps it at size: above size means an mbuf was freed twice"},
     {"ops", Unit::none, Kind::info,
-     "the mempool driver: pmdfwd_recycle, or a stock one (ring_mp_mc_colored, ring_mp_mc)"},
-    {"owner_lcore", Unit::none, Kind::info, "recycle pools: the lcore that owns the pool", "owner"},
+     "the mempool driver: pmdfwd_recycle for recycle pools; for stock pools DPDK's default with "
+     "coloured placement (ring_mp_mc_colored), or ring_mp_mc itself with [pool] color = false"},
+    {"owner_lcore", Unit::none, Kind::info,
+     "recycle pools: the lcore that owns the pool (its worker's); - for stock pools", "owner"},
 #define PMDFWD_POOL_LEVEL_FIELD(name, unit, kind, help) \
     group_field(#name, Unit::unit, Tally::kind, help, "free_levels"),
 #define PMDFWD_POOL_RECYCLE_FIELD(name, unit, kind, help) \
