@@ -55,25 +55,6 @@ Json fields_json() {
     return out;
 }
 
-namespace {
-
-std::string_view shape_name(pmdfwd::Shape s) {
-    switch (s) {
-        case pmdfwd::Shape::record:
-            return "record";
-        case pmdfwd::Shape::ids:
-            return "ids";
-        case pmdfwd::Shape::page:
-            return "page";
-        case pmdfwd::Shape::lines:
-            return "lines";
-        case pmdfwd::Shape::action:
-            return "action";
-    }
-    return "?";
-}
-
-}  // namespace
 
 std::string render_endpoints(bool markdown) {
     if (markdown) return pmdfwd::endpoints_markdown(pmdfwd::kEndpoints);
@@ -83,7 +64,7 @@ std::string render_endpoints(bool markdown) {
                  {"answer", Align::kLeft},
                  {"help", Align::kLeft}};
     for (const auto* e : pmdfwd::kEndpoints) {
-        const std::string answer = std::string(shape_name(e->shape)) +
+        const std::string answer = std::string(pmdfwd::to_string(e->shape)) +
                                    (e->schema ? " of " + std::string(e->schema->name) : "");
         t.rows.push_back({std::string(e->path), e->parameter.empty() ? "-" : std::string(e->parameter),
                           answer, std::string(e->help)});
@@ -96,7 +77,7 @@ Json endpoints_json() {
     for (const auto* e : pmdfwd::kEndpoints)
         out.push_back({{"path", e->path},
                        {"help", e->help},
-                       {"shape", shape_name(e->shape)},
+                       {"shape", pmdfwd::to_string(e->shape)},
                        {"record", e->schema ? e->schema->name : std::string_view()},
                        {"parameter", e->parameter}});
     return out;

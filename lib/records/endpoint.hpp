@@ -15,15 +15,23 @@
 
 namespace pmdfwd {
 
-// How an answer is laid out on the wire.
-enum class Shape : uint8_t {
-    record,  // one record of the schema: a flat dict (of the item named, where it takes an id)
-    ids,     // the ids of the items another endpoint answers for: an array of u64
-    page,    // records of the schema from row `first`: {total, first, <field>: [...]} a column
-             // per field, row i of every column making record first + i
-    lines,   // lines of text: an array of strings
-    action,  // does something and answers a `result` record
-};
+// How an answer is laid out on the wire:
+//   record  one record of the schema: a flat dict (of the item named, where it takes an id)
+//   ids     the ids of the items another endpoint answers for: an array of u64
+//   page    records of the schema from row `first`: {total, first, <field>: [...]}, a column
+//           per field, row i of every column making record first + i
+//   lines   lines of text: an array of strings
+//   action  does something and answers a `result` record
+#define PMDFWD_SHAPES(X) \
+    X(record, "record")  \
+    X(ids, "ids")        \
+    X(page, "page")      \
+    X(lines, "lines")    \
+    X(action, "action")
+
+enum class Shape : uint8_t { PMDFWD_SHAPES(PMDFWD_ENUM_MEMBER) };
+inline constexpr std::string_view kShapeNames[] = {PMDFWD_SHAPES(PMDFWD_ENUM_TEXT)};
+constexpr std::string_view to_string(Shape s) { return enum_name(kShapeNames, s); }
 
 struct Endpoint {
     std::string_view path;  // "/pmdfwd/worker"

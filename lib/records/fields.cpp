@@ -1,64 +1,10 @@
-// Names of units and kinds, lookups, and the field reference in Markdown
+// Lookups and the field reference in Markdown
 // (see fields.hpp).
 #include "fields.hpp"
 
 #include <iterator>
 
 namespace pmdfwd {
-
-std::string_view to_string(Unit u) {
-    switch (u) {
-        case Unit::none:
-            return "";
-        case Unit::packets:
-            return "packets";
-        case Unit::bytes:
-            return "bytes";
-        case Unit::mbufs:
-            return "mbufs";
-        case Unit::polls:
-            return "polls";
-        case Unit::events:
-            return "events";
-        case Unit::records:
-            return "records";
-        case Unit::datagrams:
-            return "datagrams";
-        case Unit::calls:
-            return "calls";
-        case Unit::connections:
-            return "connections";
-        case Unit::requests:
-            return "requests";
-        case Unit::cycles:
-            return "cycles";
-        case Unit::nanoseconds:
-            return "ns";
-        case Unit::seconds:
-            return "s";
-        case Unit::permille:
-            return "permille";
-        case Unit::hertz:
-            return "Hz";
-    }
-    return "?";
-}
-
-std::string_view to_string(Kind k) {
-    switch (k) {
-        case Kind::label:
-            return "label";
-        case Kind::info:
-            return "info";
-        case Kind::counter:
-            return "counter";
-        case Kind::gauge:
-            return "gauge";
-        case Kind::histogram:
-            return "histogram";
-    }
-    return "?";
-}
 
 const Field* RecordSchema::find(std::string_view key) const {
     for (const Field& f : fields)

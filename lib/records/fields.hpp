@@ -12,38 +12,44 @@
 #include <string>
 #include <string_view>
 
+#include "enum_names.hpp"
+
 namespace pmdfwd {
 
-// What a number counts. Text fields have none.
-enum class Unit : uint8_t {
-    none,
-    packets,
-    bytes,
-    mbufs,
-    polls,
-    events,
-    records,
-    datagrams,
-    calls,
-    connections,
-    requests,
-    cycles,
-    nanoseconds,
-    seconds,
-    permille,
-    hertz,
-};
+// What a number counts (its name in docs and tables). Text fields have none.
+#define PMDFWD_UNITS(X)             \
+    X(none, "")                     \
+    X(packets, "packets")           \
+    X(bytes, "bytes")               \
+    X(mbufs, "mbufs")               \
+    X(polls, "polls")               \
+    X(events, "events")             \
+    X(records, "records")           \
+    X(datagrams, "datagrams")       \
+    X(calls, "calls")               \
+    X(connections, "connections")   \
+    X(requests, "requests")         \
+    X(cycles, "cycles")             \
+    X(nanoseconds, "ns")            \
+    X(seconds, "s")                 \
+    X(permille, "permille")         \
+    X(hertz, "Hz")
 
-enum class Kind : uint8_t {
-    label,      // names the object a record is about (worker id, port name, pool name)
-    info,       // configuration or identity that does not move
-    counter,    // only grows (from the last clear, or from start where the record says so)
-    gauge,      // a level, or a figure derived from counters
-    histogram,  // a distribution in nanoseconds; on the wire, the keys of kHistogramWire
-};
+enum class Unit : uint8_t { PMDFWD_UNITS(PMDFWD_ENUM_MEMBER) };
+inline constexpr std::string_view kUnitNames[] = {PMDFWD_UNITS(PMDFWD_ENUM_TEXT)};
 
-std::string_view to_string(Unit u);
-std::string_view to_string(Kind k);
+#define PMDFWD_KINDS(X)                                                                        \
+    X(label, "label")        /* names the object a record is about (worker id, port name) */ \
+    X(info, "info")          /* configuration or identity that does not move */              \
+    X(counter, "counter")    /* only grows (from the last clear, or from start) */           \
+    X(gauge, "gauge")        /* a level, or a figure derived from counters */                \
+    X(histogram, "histogram") /* a distribution in ns; on the wire, kHistogramWire's keys */
+
+enum class Kind : uint8_t { PMDFWD_KINDS(PMDFWD_ENUM_MEMBER) };
+inline constexpr std::string_view kKindNames[] = {PMDFWD_KINDS(PMDFWD_ENUM_TEXT)};
+
+constexpr std::string_view to_string(Unit u) { return enum_name(kUnitNames, u); }
+constexpr std::string_view to_string(Kind k) { return enum_name(kKindNames, k); }
 
 struct Field {
     std::string_view key;  // the telemetry key

@@ -103,20 +103,6 @@ MetricType metric_type(Kind k) {
 
 }  // namespace
 
-std::string_view to_string(MetricType t) {
-    switch (t) {
-        case MetricType::counter:
-            return "counter";
-        case MetricType::gauge:
-            return "gauge";
-        case MetricType::histogram:
-            return "histogram";
-        case MetricType::info:
-            return "info";
-    }
-    return "?";
-}
-
 RecordMetrics record_metrics(const RecordSchema& s, std::string_view paths) {
     RecordMetrics m;
     m.schema = &s;

@@ -14,9 +14,16 @@
 
 namespace pmdfwd {
 
-enum class MetricType : uint8_t { counter, gauge, histogram, info };
+#define PMDFWD_METRIC_TYPES(X) \
+    X(counter, "counter")      \
+    X(gauge, "gauge")          \
+    X(histogram, "histogram")  \
+    X(info, "info")
 
-std::string_view to_string(MetricType t);
+enum class MetricType : uint8_t { PMDFWD_METRIC_TYPES(PMDFWD_ENUM_MEMBER) };
+inline constexpr std::string_view kMetricTypeNames[] = {PMDFWD_METRIC_TYPES(PMDFWD_ENUM_TEXT)};
+
+constexpr std::string_view to_string(MetricType t) { return enum_name(kMetricTypeNames, t); }
 
 // One metric family of a record kind.
 struct MetricFamilySpec {
