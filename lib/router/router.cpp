@@ -8,7 +8,6 @@
 
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
-#include <rte_ring.h>
 
 #include <chrono>
 
@@ -41,10 +40,8 @@ Router::Router(const Config& cfg, std::vector<RouterPort> ports)
         icmp_buckets_.emplace_back(cfg.l3.icmp_rate_limit, cfg.l3.icmp_rate_burst);
 }
 
-Router::~Router() {
-    stop();
-    for (rte_ring* r : punt_rings_) rte_ring_free(r);
-}
+// The punt rings go after stop(): their owners free what they still hold.
+Router::~Router() { stop(); }
 
 Result<std::unique_ptr<Router>> Router::create(const Config& cfg, std::vector<RouterPort> ports,
                                                unsigned workers, int socket,
@@ -63,13 +60,9 @@ Status Router::build(unsigned workers, int socket, const std::string& name) {
     if (!tables) return tables.error();
     tables_ = std::move(tables.value());
     for (unsigned w = 0; w < workers; ++w) {
-        const std::string ring = name + "_punt" + std::to_string(w);
-        rte_ring* r =
-            rte_ring_create(ring.c_str(), cfg_.l3.punt_ring, socket, RING_F_SP_ENQ | RING_F_SC_DEQ);
-        if (!r)
-            return make_error("l3: cannot create punt ring '" + ring +
-                              "': " + rte_strerror(rte_errno));
-        punt_rings_.push_back(r);
+        auto ring = PuntRing::create(name + "_punt" + std::to_string(w), cfg_.l3.punt_ring, socket);
+        if (!ring) return ring.error();
+        punt_rings_.push_back(std::move(ring.value()));
     }
     return program_config();
 }
@@ -117,13 +110,7 @@ void Router::stop() {
     stop_.store(true);
     if (thread_.joinable()) thread_.join();
     std::lock_guard lock(mutex_);
-    rte_mbuf* pkts[kDequeueBurst];
-    for (rte_ring* r : punt_rings_) {
-        unsigned n;
-        while ((n = rte_ring_sc_dequeue_burst(r, reinterpret_cast<void**>(pkts), kDequeueBurst,
-                                              nullptr)) != 0)
-            rte_pktmbuf_free_bulk(pkts, n);
-    }
+    for (PuntRing& r : punt_rings_) r.drain();
     for (size_t p = 0; p < ports_.size(); ++p) neighbours_.remove_port(uint16_t(p), actions_);
     apply(actions_);
 }
@@ -139,10 +126,9 @@ void Router::run() {
 void Router::poll(uint64_t now) {
     std::lock_guard lock(mutex_);
     rte_mbuf* pkts[kDequeueBurst];
-    for (rte_ring* r : punt_rings_) {
+    for (PuntRing& r : punt_rings_) {
         unsigned n;
-        while ((n = rte_ring_sc_dequeue_burst(r, reinterpret_cast<void**>(pkts), kDequeueBurst,
-                                              nullptr)) != 0) {
+        while ((n = r.dequeue(pkts, kDequeueBurst)) != 0) {
             counters_.punts += n;
             for (unsigned i = 0; i < n; ++i) handle(pkts[i], now);
         }

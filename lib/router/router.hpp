@@ -28,6 +28,7 @@
 #include "icmp_packet.hpp"
 #include "neighbour_table.hpp"
 #include "own_addresses.hpp"
+#include "punt_ring.hpp"
 #include "route_rules.hpp"
 #include "route_tables.hpp"
 #include "router_api.hpp"
@@ -73,7 +74,7 @@ class Router {
         v.own = &own_;
         return v;
     }
-    rte_ring* punt_ring(unsigned worker) const { return punt_rings_[worker]; }
+    rte_ring* punt_ring(unsigned worker) const { return punt_rings_[worker].get(); }
 
     void start();  // the control thread, once the workers run
     // Joins the thread, then frees every packet it holds or that waits in
@@ -157,7 +158,7 @@ class Router {
     std::vector<RoutedPort> routed_ports_;  // ports_ as route_rules sees them
     std::vector<int> port_of_id_;           // DPDK port id -> config port index
     std::unique_ptr<RouterTables> tables_;
-    std::vector<rte_ring*> punt_rings_;
+    std::vector<PuntRing> punt_rings_;    // by worker
     rte_mempool* pool_ = nullptr;         // the control path's own frames
     std::vector<uint32_t> resolve_hops_;  // per port: "resolve on this port"
     OwnAddresses own_;                    // every port's addresses: the workers' checks
