@@ -55,12 +55,6 @@ const char* neighbour_state_help(NeighbourState state) {
     return state < NeighbourState::count ? kStateHelp[size_t(state)] : "?";
 }
 
-bool operator<(const NeighbourKey& a, const NeighbourKey& b) {
-    if (a.port != b.port) return a.port < b.port;
-    if (a.address.family != b.address.family) return a.address.family < b.address.family;
-    return a.address.bytes < b.address.bytes;
-}
-
 NeighbourTable::NeighbourTable(const L3Config& cfg)
     : max_neighbours_(cfg.max_neighbours),
       max_per_port_(neighbours_per_port(cfg)),

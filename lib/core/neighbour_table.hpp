@@ -28,10 +28,9 @@ using PacketHandle = void*;
 struct NeighbourKey {
     uint16_t port = 0;  // the port index, as in the plan
     IpAddress address;  // IPv4 and IPv6 neighbours of a port are distinct keys
-    bool operator==(const NeighbourKey&) const = default;
+    // Port, family, then address: the order of list().
+    auto operator<=>(const NeighbourKey&) const = default;
 };
-// Port, family, then address: the order of list().
-bool operator<(const NeighbourKey& a, const NeighbourKey& b);
 
 // Why the table gives a packet back to be freed, each once with its help.
 #define PMDFWD_NEIGHBOUR_DROPS(X)                                                                \

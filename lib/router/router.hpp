@@ -164,9 +164,10 @@ class Router {
     OwnAddresses own_;                    // every port's addresses: the workers' checks
     uint32_t local_hop_ = kUnreachableNextHop;
 
-    mutable std::mutex mutex_;                      // everything below, and every change to tables_
-    std::map<std::string, RibRoute> rib_;           // by prefix text
-    std::map<std::string, Adjacency> adjacencies_;  // by "port/address"
+    mutable std::mutex mutex_;  // everything below, and every change to tables_
+    // By family, address, then length: the order routes() lists them in.
+    std::map<IpPrefix, RibRoute> rib_;
+    std::map<NeighbourKey, Adjacency> adjacencies_;
     NeighbourTable neighbours_;
     std::vector<NeighbourAction> actions_;
     // [port * 2 + family]: a flood of errors about one port's (or family's)

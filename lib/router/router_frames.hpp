@@ -8,11 +8,9 @@
 #include <chrono>
 #include <cstdint>
 #include <span>
-#include <string>
 
 #include "arp_packet.hpp"
 #include "ip_prefix.hpp"
-#include "neighbour_table.hpp"
 
 namespace pmdfwd {
 
@@ -40,9 +38,5 @@ inline IpAddress v4_address(Ipv4Addr a) {
 inline Ipv4Addr v4_of(const IpAddress& a) { return Ipv4Addr{a.v4_host_order()}; }
 
 inline IpPrefix host_prefix(const IpAddress& a) { return IpPrefix{a, uint8_t(a.bits())}; }
-
-inline std::string key_text(const NeighbourKey& key) {
-    return std::to_string(key.port) + "/" + key.address.to_string();
-}
 
 }  // namespace pmdfwd

@@ -103,14 +103,13 @@ void Router::neighbour_installed(const NeighbourKey& key, const MacAddr& mac) {
         spdlog::warn("{}", hop.error().message);
         return;
     }
-    const std::string k = key_text(key);
-    const auto old = adjacencies_.find(k);
+    const auto old = adjacencies_.find(key);
     const uint32_t retired = old != adjacencies_.end() ? old->second.next_hop : kUnreachableNextHop;
-    adjacencies_[k] = {hop.value(), mac};
+    adjacencies_[key] = {hop.value(), mac};
     const IpPrefix host = host_prefix(key.address);
-    if (!rib_.count(host.to_string()) || rib_[host.to_string()].origin == Origin::neighbour)
+    if (const auto h = rib_.find(host); h == rib_.end() || h->second.origin == Origin::neighbour)
         (void)install({host, Origin::neighbour, key.address, int(key.port)});
-    for (auto& [text, r] : rib_)
+    for (auto& [prefix, r] : rib_)
         if (r.via && *r.via == key.address && r.port == int(key.port) &&
             r.origin != Origin::neighbour)
             (void)install(r);
@@ -118,17 +117,17 @@ void Router::neighbour_installed(const NeighbourKey& key, const MacAddr& mac) {
 }
 
 void Router::neighbour_removed(const NeighbourKey& key) {
-    const auto a = adjacencies_.find(key_text(key));
+    const auto a = adjacencies_.find(key);
     if (a == adjacencies_.end()) return;
     const uint32_t retired = a->second.next_hop;
     adjacencies_.erase(a);
     const IpPrefix host = host_prefix(key.address);
-    const auto h = rib_.find(host.to_string());
+    const auto h = rib_.find(host);
     if (h != rib_.end() && h->second.origin == Origin::neighbour) {
         (void)tables_->delete_route(host);
         rib_.erase(h);
     }
-    for (auto& [text, r] : rib_)
+    for (auto& [prefix, r] : rib_)
         if (r.via && *r.via == key.address && r.port == int(key.port)) (void)install(r);
     tables_->retire_next_hop(retired);
 }

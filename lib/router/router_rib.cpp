@@ -78,7 +78,7 @@ uint32_t Router::next_hop_for(const RibRoute& r) const {
             break;
     }
     if (r.via) {
-        const auto a = adjacencies_.find(key_text({uint16_t(r.port), *r.via}));
+        const auto a = adjacencies_.find({uint16_t(r.port), *r.via});
         if (a != adjacencies_.end()) return a->second.next_hop;
     }
     return resolve_hops_[size_t(r.port)];
@@ -87,14 +87,14 @@ uint32_t Router::next_hop_for(const RibRoute& r) const {
 Status Router::install(RibRoute route) {
     route.next_hop = next_hop_for(route);
     if (auto st = tables_->set_route(route.prefix, route.next_hop); !st) return st;
-    rib_[route.prefix.to_string()] = route;
+    rib_[route.prefix] = route;
     return Ok{};
 }
 
 const Router::RibRoute* Router::longest_match(const IpAddress& address) const {
     for (int len = int(address.bits()); len >= 0; --len) {
         const IpPrefix p = IpPrefix{address, uint8_t(len)}.network();
-        const auto it = rib_.find(p.to_string());
+        const auto it = rib_.find(p);
         if (it != rib_.end()) return &it->second;
     }
     return nullptr;
@@ -134,7 +134,7 @@ Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
     if (const auto* problem = std::get_if<RouteProblem>(&verdict))
         return make_error(problem->message);
     port = std::get<RouteTarget>(verdict).port;
-    const auto it = rib_.find(prefix.to_string());
+    const auto it = rib_.find(prefix);
     if (it != rib_.end() && it->second.origin != Origin::static_route &&
         it->second.origin != Origin::runtime)
         return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second));
@@ -143,7 +143,7 @@ Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
 
 Status Router::delete_route(const IpPrefix& prefix) {
     std::lock_guard lock(mutex_);
-    const auto it = rib_.find(prefix.to_string());
+    const auto it = rib_.find(prefix);
     if (it == rib_.end()) return make_error("no route " + prefix.to_string());
     if (it->second.origin != Origin::static_route && it->second.origin != Origin::runtime)
         return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second) +
