@@ -258,7 +258,7 @@ void to_us(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pk
         }
     }
     out.punted++;
-    punt(m, PuntReason::to_us, o);
+    punt(m, PuntReason::local, o);
 }
 
 // What one looked-up packet becomes: sent on its route's port, punted, or

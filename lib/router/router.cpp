@@ -139,30 +139,29 @@ void Router::poll(uint64_t now) {
     log_neighbour_pressure(now);
 }
 
+// Each punt counted by its reason, then handled by the file of its kind.
 void Router::handle(rte_mbuf* m, uint64_t now) {
     const int port = port_index_of(m->port);
-    switch (PuntReason(m->hash.usr)) {
+    const auto why = PuntReason(m->hash.usr);
+    if (uint64_t* punts = counters_.punts_for(why)) ++*punts;
+    switch (why) {
         case PuntReason::neighbour:
-            counters_.punts_neighbour++;
             return handle_neighbour(m, port, now);
-        case PuntReason::to_us:
-            counters_.punts_local++;
+        case PuntReason::local:
             return handle_to_us(m, port);
         case PuntReason::no_neighbour:
-            counters_.punts_no_neighbour++;
             return handle_unresolved(m, now);
         case PuntReason::time_exceeded:
-            counters_.punts_icmp_error++;
             send_icmp_error(m, port, IcmpError::time_exceeded);
             return rte_pktmbuf_free(m);
         case PuntReason::unreachable:
-            counters_.punts_icmp_error++;
             send_icmp_error(m, port, IcmpError::net_unreachable);
             return rte_pktmbuf_free(m);
         case PuntReason::parameter_problem:
-            counters_.punts_icmp_error++;
             send_icmp_error(m, port, IcmpError::parameter_problem);
             return rte_pktmbuf_free(m);
+        case PuntReason::count:
+            break;
     }
     rte_pktmbuf_free(m);
 }

@@ -85,7 +85,7 @@ TEST_CASE("l3: one odd packet in a chunk of plain IPv4: another port, to us, ove
                     CHECK(o.punted == (odd == 1 ? 1u : 0u));
                     REQUIRE(punts.size() == (odd == 1 ? 1u : 0u));
                     if (odd == 1) {
-                        CHECK(punts[0].why == PuntReason::to_us);
+                        CHECK(punts[0].why == PuntReason::local);
                         CHECK(punts[0].frame == in[at]);
                     }
                     CHECK(o.drops[idx(DropReason::oversize)] == (odd == 2 ? 1u : 0u));
@@ -195,7 +195,7 @@ TEST_CASE("l3: TTL 0 and 1 drop as ttl_expired with a time exceeded punt, but to
         for (size_t i = 0; i < burst.size(); ++i) {
             INFO("frame " << i);
             CHECK(punts[i].why ==
-                  (i < expired.size() ? PuntReason::time_exceeded : PuntReason::to_us));
+                  (i < expired.size() ? PuntReason::time_exceeded : PuntReason::local));
             CHECK(hex(punts[i].frame) == hex(burst[i]));  // untouched
         }
         rig.check_pools_full();

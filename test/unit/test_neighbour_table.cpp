@@ -162,7 +162,7 @@ TEST_CASE("neighbour: a full queue drops its oldest packet", "[neighbour]") {
         const auto k = key(0, "192.0.2.9");
         Actions out, want{request(k)};
         for (uintptr_t p = 1; p <= 6; ++p) CHECK_FALSE(t.resolve(k, pkt(p), p, out));
-        for (const uintptr_t p : c.dropped) want.push_back(drop(k, p, NeighbourDrop::queue_full));
+        for (const uintptr_t p : c.dropped) want.push_back(drop(k, p, NeighbourDrop::queue));
         CHECK(out == want);
         CHECK(t.waiting() == c.sent.size());
         CHECK(t.list(0).at(0).waiting == c.sent.size());
@@ -531,7 +531,7 @@ TEST_CASE("neighbour: names of states and drops come from their tables", "[neigh
     CHECK(std::string(neighbour_state_name(NeighbourState::incomplete)) == "incomplete");
     CHECK(std::string(neighbour_state_name(NeighbourState::probe)) == "probe");
     CHECK(std::string(neighbour_state_name(NeighbourState::permanent)) == "permanent");
-    CHECK(std::string(neighbour_drop_name(NeighbourDrop::queue_full)) == "queue_full");
+    CHECK(std::string(neighbour_drop_name(NeighbourDrop::queue)) == "queue");
     CHECK(std::string(neighbour_drop_name(NeighbourDrop::unresolved)) == "unresolved");
     for (size_t i = 0; i < kNeighbourDropCount; ++i)
         CHECK(std::string(neighbour_drop_help(NeighbourDrop(i))).size() > 10);
@@ -799,7 +799,7 @@ TEST_CASE("neighbour: at most max_waiting_packets wait, over every neighbour", "
     // A full queue still swaps its oldest for the newest: the total holds.
     out.clear();
     t.resolve(made_up(0, 0), pkt(p), 1, out);
-    CHECK(out == Actions{drop(made_up(0, 0), 1, NeighbourDrop::queue_full)});
+    CHECK(out == Actions{drop(made_up(0, 0), 1, NeighbourDrop::queue)});
     CHECK(t.waiting() == 10);
     // Released packets make room again.
     out.clear();
