@@ -9,6 +9,7 @@
 #include "l3_header.hpp"
 #include "router.hpp"
 #include "router_frames.hpp"
+#include "wire_headers.hpp"
 
 namespace pmdfwd {
 
@@ -46,7 +47,7 @@ void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
         return;
     }
     MacAddr back;
-    std::memcpy(back.bytes.data(), frame.data() + 6, 6);
+    std::memcpy(back.bytes.data(), EtherHeaderView(frame.data()).src_addr(), 6);
     const uint32_t pointer =
         error == IcmpError::parameter_problem && family == IpFamily::v4 && h.l3_header_len
             ? uint32_t(ipv4_option_problem(frame.data() + h.l3_offset, h.l3_header_len))

@@ -7,6 +7,7 @@
 #include "nd_packet.hpp"
 #include "router.hpp"
 #include "router_frames.hpp"
+#include "wire_headers.hpp"
 
 namespace pmdfwd {
 
@@ -28,7 +29,7 @@ void Router::handle_nd(rte_mbuf* m, int port, uint16_t l3_offset, uint64_t now) 
                               actions_);
         if (for_us) {
             MacAddr frame_src;
-            std::memcpy(frame_src.bytes.data(), frame.data() + 6, 6);
+            std::memcpy(frame_src.bytes.data(), EtherHeaderView(frame.data()).src_addr(), 6);
             if (rte_mbuf* na = alloc_frame()) {
                 const size_t len = build_neighbor_advertisement(
                     {rte_pktmbuf_mtod(na, uint8_t*), rte_pktmbuf_tailroom(na)}, ether, msg,

@@ -15,6 +15,7 @@
 #include "router.hpp"
 #include "router_frames.hpp"
 #include "wire_bytes.hpp"
+#include "wire_headers.hpp"
 
 namespace pmdfwd {
 
@@ -26,12 +27,12 @@ std::optional<IpAddress> destination_of(const rte_mbuf* m) {
     const L3Header h = parse_l3_header({f, rte_pktmbuf_data_len(m)}, m->pkt_len, true);
     IpAddress a;
     if (h.ethertype == kEtherTypeIpv4 && h.l3_header_len) {
-        std::memcpy(a.bytes.data(), f + h.l3_offset + 16, 4);
+        std::memcpy(a.bytes.data(), Ipv4HeaderView(f + h.l3_offset).dst_addr(), 4);
         return a;
     }
     if (h.ethertype == kEtherTypeIpv6 && h.l3_header_len) {
         a.family = IpFamily::v6;
-        std::memcpy(a.bytes.data(), f + h.l3_offset + 24, 16);
+        std::memcpy(a.bytes.data(), Ipv6HeaderView(f + h.l3_offset).dst_addr(), 16);
         return a;
     }
     return std::nullopt;

@@ -6,6 +6,7 @@
 #include "router.hpp"
 #include "router_frames.hpp"
 #include "wire_bytes.hpp"
+#include "wire_headers.hpp"
 
 namespace pmdfwd {
 
@@ -28,10 +29,11 @@ void Router::handle_to_us(rte_mbuf* m, int port) {
     }
     const auto frame = frame_of(m);
     const L3Header h = parse_l3_header(frame, m->pkt_len, true);
+    const uint8_t* ip = frame.data() + h.l3_offset;
     const uint8_t proto = h.l3_header_len == 0            ? 0
-                          : h.ethertype == kEtherTypeIpv4 ? frame[h.l3_offset + 9]
-                                                          : frame[h.l3_offset + 6];
-    if (proto == 17) send_icmp_error(m, port, IcmpError::port_unreachable);
+                          : h.ethertype == kEtherTypeIpv4 ? Ipv4HeaderView(ip).next_proto_id()
+                                                          : Ipv6HeaderView(ip).proto();
+    if (proto == kIpProtoUdp) send_icmp_error(m, port, IcmpError::port_unreachable);
     counters_.local_dropped++;
     rte_pktmbuf_free(m);
 }
@@ -41,7 +43,8 @@ void Router::handle_to_us(rte_mbuf* m, int port) {
 bool Router::to_subnet_broadcast(std::span<const uint8_t> frame) const {
     const L3Header h = parse_l3_header(frame, uint32_t(frame.size()), true);
     if (h.ethertype != kEtherTypeIpv4 || h.l3_header_len == 0) return false;
-    return own_.is_subnet_broadcast(load_be32(frame.data() + h.l3_offset + 16));
+    return own_.is_subnet_broadcast(
+        load_be32(Ipv4HeaderView(frame.data() + h.l3_offset).dst_addr()));
 }
 
 }  // namespace pmdfwd
