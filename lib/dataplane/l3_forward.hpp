@@ -10,25 +10,13 @@
 #include <cstring>
 
 #include "forward.hpp"
+#include "router_counters.hpp"
 
 namespace pmdfwd {
 
-// Why a packet went to the control path, in its mbuf's hash.usr (the
-// worker owns the mbuf after rx; no device reads the field on transmit).
-enum class PuntReason : uint32_t {
-    neighbour = 1,      // ARP or neighbour discovery
-    to_us,              // addressed to one of this router's addresses
-    no_neighbour,       // its next hop's MAC is not known yet
-    time_exceeded,      // dropped as ttl_expired: the control path may answer with ICMP
-    unreachable,        // dropped as no_route: likewise
-    parameter_problem,  // dropped as bad_option: likewise (ICMP parameter problem)
-};
-
-// Whether a punt is a dropped packet's ICMP error (counted as its drop).
-inline bool punt_is_icmp_error(PuntReason why) {
-    return why == PuntReason::time_exceeded || why == PuntReason::unreachable ||
-           why == PuntReason::parameter_problem;
-}
+// Why a packet went to the control path (PuntReason, router_counters.hpp)
+// travels in its mbuf's hash.usr: the worker owns the mbuf after rx, and no
+// device reads the field on transmit.
 
 // The frame's destination MAC as the plain path compares it (l3_own_mac).
 inline uint64_t own_mac_key(const uint8_t* mac) {

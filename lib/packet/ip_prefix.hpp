@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <compare>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -21,7 +22,9 @@ struct IpAddress {
     unsigned bits() const { return family == IpFamily::v4 ? 32 : 128; }
     uint32_t v4_host_order() const;  // what rte_lpm takes; IPv4 only
     std::string to_string() const;   // inet_ntop's form
-    bool operator==(const IpAddress&) const = default;
+    // By family, then the address's bytes: all IPv4 before IPv6, each in
+    // numeric order.
+    auto operator<=>(const IpAddress&) const = default;
 };
 
 struct IpPrefix {
@@ -32,7 +35,10 @@ struct IpPrefix {
     bool host_bits_set() const;
     IpPrefix network() const;  // the same prefix with its host bits cleared
     std::string to_string() const;
-    bool operator==(const IpPrefix&) const = default;
+    // By address, then length: a shorter prefix before a longer one of the
+    // same network, so that tables keyed by prefix list as `show routes`
+    // does. Host bits count: compare network()s to compare routes.
+    auto operator<=>(const IpPrefix&) const = default;
 };
 
 // The address, or nullopt with *why set to what is wrong with the text.

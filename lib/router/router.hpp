@@ -4,6 +4,10 @@
 // and ICMP errors sent, rate limited. One thread of its own polls the
 // workers' punt rings every millisecond and does all of it; telemetry
 // threads call the public methods, which take the same lock. Never a worker.
+// One class, its member functions defined by message kind: router.cpp
+// (building, the poll loop, dispatch, transmit), router_rib.cpp,
+// router_arp.cpp, router_nd.cpp, router_to_us.cpp, router_icmp_errors.cpp,
+// router_neighbours.cpp.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -14,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,10 +28,11 @@
 #include "icmp_packet.hpp"
 #include "neighbour_table.hpp"
 #include "own_addresses.hpp"
+#include "punt_ring.hpp"
 #include "route_rules.hpp"
 #include "route_tables.hpp"
-#include "router_counters.hpp"
 #include "router_api.hpp"
+#include "router_counters.hpp"
 #include "stats_records.hpp"
 #include "token_bucket.hpp"
 
@@ -68,7 +74,7 @@ class Router {
         v.own = &own_;
         return v;
     }
-    rte_ring* punt_ring(unsigned worker) const { return punt_rings_[worker]; }
+    rte_ring* punt_ring(unsigned worker) const { return punt_rings_[worker].get(); }
 
     void start();  // the control thread, once the workers run
     // Joins the thread, then frees every packet it holds or that waits in
@@ -104,46 +110,64 @@ class Router {
     };
 
     Router(const Config& cfg, std::vector<RouterPort> ports);
+
+    // The poll loop, dispatch by punt reason, the ports and what sends on
+    // them (router.cpp).
     Status build(unsigned workers, int socket, const std::string& name);
+    void run();
+    void handle(rte_mbuf* m, uint64_t now_ms);
+    void handle_neighbour(rte_mbuf* m, int port, uint64_t now_ms);
+    int port_index_of(uint16_t port_id) const;
+    const IpAddress* address_on(int port, IpFamily family, const IpAddress* near) const;
+    void transmit(int port, rte_mbuf* m);
+    rte_mbuf* alloc_frame();
+
+    // The RIB: routes, their next hops, the config's and the operator's
+    // (router_rib.cpp).
     Status program_config();
     Status install(RibRoute route);
     uint32_t next_hop_for(const RibRoute& r) const;
     const RibRoute* longest_match(const IpAddress& address) const;
     bool on_link(int port, const IpAddress& address) const;
-    int port_index_of(uint16_t port_id) const;
-    const IpAddress* address_on(int port, IpFamily family, const IpAddress* near) const;
     std::string describe_origin(const RibRoute& r) const;
 
-    void run();
-    void handle(rte_mbuf* m, uint64_t now_ms);
-    void handle_neighbour(rte_mbuf* m, int port, uint64_t now_ms);
+    // ARP (router_arp.cpp) and neighbour discovery (router_nd.cpp): the
+    // frame's L3 header at l3_offset.
+    void handle_arp(rte_mbuf* m, int port, uint16_t l3_offset, uint64_t now_ms);
+    void handle_nd(rte_mbuf* m, int port, uint16_t l3_offset, uint64_t now_ms);
+
+    // Packets to our addresses (router_to_us.cpp).
     void handle_to_us(rte_mbuf* m, int port);
-    void handle_unresolved(rte_mbuf* m, uint64_t now_ms);
-    void send_icmp_error(rte_mbuf* m, int port, IcmpError error);
     bool to_subnet_broadcast(std::span<const uint8_t> frame) const;
+
+    // ICMP errors, rate limited (router_icmp_errors.cpp).
+    void send_icmp_error(rte_mbuf* m, int port, IcmpError error);
+
+    // The neighbour table's actions and the adjacencies they make
+    // (router_neighbours.cpp).
+    void handle_unresolved(rte_mbuf* m, uint64_t now_ms);
     void apply(std::vector<NeighbourAction>& actions);
     void log_neighbour_pressure(uint64_t now_ms);
     void neighbour_installed(const NeighbourKey& key, const MacAddr& mac);
     void neighbour_removed(const NeighbourKey& key);
     void send_request(const NeighbourKey& key, std::optional<MacAddr> unicast);
     void send_resolved(rte_mbuf* m, const NeighbourKey& key, const MacAddr& mac);
-    void transmit(int port, rte_mbuf* m);
-    rte_mbuf* alloc_frame();
 
     const Config& cfg_;
     std::vector<RouterPort> ports_;
     std::vector<RoutedPort> routed_ports_;  // ports_ as route_rules sees them
     std::vector<int> port_of_id_;           // DPDK port id -> config port index
     std::unique_ptr<RouterTables> tables_;
-    std::vector<rte_ring*> punt_rings_;
+    std::vector<PuntRing> punt_rings_;    // by worker
     rte_mempool* pool_ = nullptr;         // the control path's own frames
     std::vector<uint32_t> resolve_hops_;  // per port: "resolve on this port"
     OwnAddresses own_;                    // every port's addresses: the workers' checks
     uint32_t local_hop_ = kUnreachableNextHop;
 
-    mutable std::mutex mutex_;                      // everything below, and every change to tables_
-    std::map<std::string, RibRoute> rib_;           // by prefix text
-    std::map<std::string, Adjacency> adjacencies_;  // by "port/address"
+    mutable std::mutex mutex_;  // everything below, and every change to tables_
+    // By family, address, then length: the order routes() lists them in.
+    std::map<IpPrefix, RibRoute> rib_;
+    std::map<NeighbourKey, Adjacency> adjacencies_;
     NeighbourTable neighbours_;
     std::vector<NeighbourAction> actions_;
     // [port * 2 + family]: a flood of errors about one port's (or family's)

@@ -98,7 +98,8 @@ kill "$IPERF_S" 2>/dev/null; wait "$IPERF_S" 2>/dev/null
 curl -sf "http://127.0.0.1:$PORT/metrics" >"$WORK/scrape.txt"
 check "promtool check metrics: a router-mode scrape lints clean" \
   bash -c "promtool check metrics <'$WORK/scrape.txt' >'$WORK/promtool.log' 2>&1 && ! test -s '$WORK/promtool.log'"
-check "the scrape has router mode's families" grep -q "^pmdfwd_router_punts_local_packets_total" "$WORK/scrape.txt"
+check "the scrape has router mode's families" \
+  grep -q '^pmdfwd_router_punts_packets_total{reason="local"} ' "$WORK/scrape.txt"
 
 out=$(ctl --json stats)
 check "traffic crossed the router meanwhile" json_get "$out" 'exit(0 if d["tx_pkts"] > 1000 else 1)'

@@ -181,11 +181,14 @@ check "a -> b still routed afterwards" ping_ok "${NS[0]}" "$B_NET.2"
 curl -sf "http://127.0.0.1:$METRICS_PORT/metrics" >"$WORK/scrape.txt"
 check "the router's new metrics are scraped" \
   grep -q "^pmdfwd_router_neighbour_evicted_total " "$WORK/scrape.txt"
-# The families the neighbour table's bounds added, linted on their own.
-grep -E "^(# (HELP|TYPE) )?pmdfwd_router_(neighbours_resolving|waiting_packets|waiting_peak_packets|neighbour_(resolving_full_drops|waiting_full_drops|not_learned|evicted|stale_expired|learned_unsolicited)_)" \
+# The families the neighbour table's bounds added, linted on their own (its
+# drops are one family, labelled by reason).
+grep -E "^(# (HELP|TYPE) )?pmdfwd_router_(neighbours_resolving|waiting_packets|waiting_peak_packets|neighbour_(drops|not_learned|evicted|stale_expired|learned_unsolicited)_)" \
   "$WORK/scrape.txt" >"$WORK/scrape-new.txt"
-check "the new families are in the scrape ($(grep -c '^# TYPE' "$WORK/scrape-new.txt") of 9)" \
-  test "$(grep -c '^# TYPE' "$WORK/scrape-new.txt")" -eq 9
+check "the new families are in the scrape ($(grep -c '^# TYPE' "$WORK/scrape-new.txt") of 8)" \
+  test "$(grep -c '^# TYPE' "$WORK/scrape-new.txt")" -eq 8
+check "the neighbour drops are labelled by reason" \
+  grep -q '^pmdfwd_router_neighbour_drops_packets_total{reason="resolving_full"} ' "$WORK/scrape.txt"
 check "promtool check metrics: no problem with them" bash -c \
   "promtool check metrics <'$WORK/scrape-new.txt' >'$WORK/promtool.log' 2>&1 && ! test -s '$WORK/promtool.log'"
 

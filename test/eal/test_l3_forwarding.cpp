@@ -83,7 +83,7 @@ TEST_CASE("l3: one odd packet in a chunk of plain IPv4: another port, to us, ove
                     CHECK(o.punted == (odd == 1 ? 1u : 0u));
                     REQUIRE(punts.size() == (odd == 1 ? 1u : 0u));
                     if (odd == 1) {
-                        CHECK(punts[0].why == PuntReason::to_us);
+                        CHECK(punts[0].why == PuntReason::local);
                         CHECK(punts[0].frame == in[at]);
                     }
                     CHECK(o.drops[idx(DropReason::oversize)] == (odd == 2 ? 1u : 0u));

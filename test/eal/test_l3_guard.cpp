@@ -94,7 +94,7 @@ std::vector<GuardCase> guard_cases() {
         drop("from link-local, leaving its link", v6_from("fe80::2", "2001:db8:20::5"),
              DropReason::bad_source),
         {"from link-local, to us", v6_from("fe80::2", "2001:db8:1::1"), DropReason::count,
-         PuntReason::to_us},
+         PuntReason::local},
         drop("to 255.255.255.255", v4_from("10.1.0.2", "255.255.255.255"),
              DropReason::bad_destination),
         drop("to multicast", v4_from("10.1.0.2", "224.1.2.3"), DropReason::bad_destination),
@@ -117,7 +117,7 @@ std::vector<GuardCase> guard_cases() {
         {"option without its length", v4_options({1, 1, 1, 7}), DropReason::bad_option,
          PuntReason::parameter_problem},
         {"to our own address", v4_from("10.1.0.2", "10.2.0.1"), DropReason::count,
-         PuntReason::to_us},
+         PuntReason::local},
     };
 }
 
@@ -175,7 +175,7 @@ TEST_CASE("l3: a malformed IPv4 option earns a parameter problem pointing at it"
     CHECK(hex(packet_bytes::slice(e, 42, 24)) == hex(packet_bytes::slice(in, 14, 24)));
     const RouterCounters c = rig.router->counters();
     CHECK(c.icmp_errors_sent == 1);
-    CHECK(c.punts_icmp_error == 1);
+    CHECK(c.punts_parameter_problem == 1);
     rig.check_pools_full();
 }
 
@@ -242,7 +242,7 @@ TEST_CASE("l3: the control path answers nothing for a subnet's broadcast address
     const Bytes udp = v4_from("10.1.0.2", "10.1.0.0");
     for (const Bytes* f : {&ping, &udp}) {
         rte_mbuf* m = rig.mbuf(*f, kA);
-        m->hash.usr = uint32_t(PuntReason::to_us);
+        m->hash.usr = uint32_t(PuntReason::local);
         REQUIRE(rte_ring_enqueue(rig.router->punt_ring(0), m) == 0);
     }
     rig.poll();

@@ -46,7 +46,7 @@ TEST_CASE("l3: TTL 0 and 1 drop as ttl_expired with a time exceeded punt, but to
         for (size_t i = 0; i < burst.size(); ++i) {
             INFO("frame " << i);
             CHECK(punts[i].why ==
-                  (i < expired.size() ? PuntReason::time_exceeded : PuntReason::to_us));
+                  (i < expired.size() ? PuntReason::time_exceeded : PuntReason::local));
             CHECK(hex(punts[i].frame) == hex(burst[i]));  // untouched
         }
         rig.check_pools_full();

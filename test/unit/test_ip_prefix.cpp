@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "ip_prefix.hpp"
 
@@ -166,4 +167,22 @@ TEST_CASE("ip prefix: contains() over whole ranges and across families", "[l3][p
     CHECK_FALSE(contains(prefix("::/0"), address("0.0.0.0")));
     CHECK_FALSE(contains(prefix("::/0"), address("10.0.0.1")));
     CHECK_FALSE(contains(prefix("::ffff:0:0/96"), address("10.0.0.1")));
+}
+
+// Tables keyed by prefix (the router's RIB) list in this order: IPv4 before
+// IPv6, numerically (not as text, where 10.9 would follow 10.10), a shorter
+// prefix of a network before a longer one.
+TEST_CASE("ip prefix: ordered by family, address, then length", "[l3][prefix]") {
+    const std::vector<const char*> in_order = {
+        "0.0.0.0/0",        "10.9.0.0/16", "10.10.0.0/16",  "10.10.0.0/24",  "10.10.0.1/32",
+        "192.0.2.0/24",     "::/0",        "2001:db8::/32", "2001:db8::/64", "2001:db8:9::/48",
+        "2001:db8:10::/48", "fe80::/10"};
+    for (size_t i = 0; i < in_order.size(); ++i)
+        for (size_t k = 0; k < in_order.size(); ++k) {
+            INFO(in_order[i] << " vs " << in_order[k]);
+            CHECK((prefix(in_order[i]) < prefix(in_order[k])) == (i < k));
+            CHECK((prefix(in_order[i]) == prefix(in_order[k])) == (i == k));
+        }
+    CHECK(address("10.0.0.9") < address("10.0.0.10"));
+    CHECK(address("255.255.255.255") < address("::"));
 }

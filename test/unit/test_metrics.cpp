@@ -12,6 +12,7 @@
 #include "metric_families.hpp"
 #include "metric_names.hpp"
 #include "record_schemas.hpp"
+#include "router_api.hpp"
 #include "source_file.hpp"
 #include "stats_records.hpp"
 
@@ -37,6 +38,30 @@ std::string serialize(const std::vector<prometheus::MetricFamily>& f) {
 }
 
 }  // namespace
+
+// Router mode's reason lists (punts, the neighbour table's drops): every
+// reason a counter of its labelled group, one family each, whose sum ("punts")
+// is not a second family of the same name.
+TEST_CASE("metrics: the router's reasons are one family each, labelled by reason", "[metrics]") {
+    const auto& router = metrics_of(kRouterRecord);
+    const auto* punts = family_named(router, "pmdfwd_router_punts_packets_total");
+    REQUIRE(punts);
+    CHECK(punts->label == "reason");
+    CHECK(punts->fields.size() == kPuntReasonCount);
+    CHECK(kRouterRecord.fields[punts->fields[0].index].member == "neighbour");
+    const auto* drops = family_named(router, "pmdfwd_router_neighbour_drops_packets_total");
+    REQUIRE(drops);
+    CHECK(drops->label == "reason");
+    CHECK(drops->fields.size() == kNeighbourDropCount);
+    size_t named_punts = 0;
+    for (const auto& f : router.families) named_punts += f.name == punts->name;
+    CHECK(named_punts == 1);
+    // The record keeps a field per reason under its old key.
+    CHECK(kRouterRecord.find("punts_neighbour"));
+    CHECK(kRouterRecord.find("punts_local"));
+    CHECK(kRouterRecord.find("neighbour_queue_drops"));
+    CHECK(kRouterRecord.find("punts"));
+}
 
 TEST_CASE("metrics: names carry their unit, counters end in _total, labels come from the table",
           "[metrics]") {

@@ -14,7 +14,7 @@
 #include "neighbour_table.hpp"
 
 using namespace pmdfwd;
-using Kind = NeighbourAction::Kind;
+using Act = NeighbourAction::Kind;
 
 namespace pmdfwd {
 
@@ -25,7 +25,7 @@ std::ostream& operator<<(std::ostream& os, const NeighbourAction& a) {
     os << "{" << kKinds[size_t(a.kind)] << " port " << a.key.port << " "
        << a.key.address.to_string() << " mac " << a.mac.to_string() << " packet "
        << reinterpret_cast<uintptr_t>(a.packet);
-    if (a.kind == Kind::drop) os << " " << neighbour_drop_name(a.reason);
+    if (a.kind == Act::drop) os << " " << neighbour_drop_name(a.reason);
     return os << "}";
 }
 
@@ -57,24 +57,24 @@ MacAddr mac(uint8_t n) { return MacAddr{{0x02, 0, 0, 0, 0, n}}; }
 
 PacketHandle pkt(uintptr_t n) { return reinterpret_cast<PacketHandle>(n); }
 
-NeighbourAction request(const NeighbourKey& k) { return {.kind = Kind::send_request, .key = k}; }
+NeighbourAction request(const NeighbourKey& k) { return {.kind = Act::send_request, .key = k}; }
 NeighbourAction probe(const NeighbourKey& k, MacAddr m) {
-    return {.kind = Kind::send_probe, .key = k, .mac = m};
+    return {.kind = Act::send_probe, .key = k, .mac = m};
 }
 NeighbourAction transmit(const NeighbourKey& k, MacAddr m, uintptr_t p) {
-    return {.kind = Kind::transmit, .key = k, .mac = m, .packet = pkt(p)};
+    return {.kind = Act::transmit, .key = k, .mac = m, .packet = pkt(p)};
 }
 NeighbourAction drop(const NeighbourKey& k, uintptr_t p, NeighbourDrop why) {
-    return {.kind = Kind::drop, .key = k, .packet = pkt(p), .reason = why};
+    return {.kind = Act::drop, .key = k, .packet = pkt(p), .reason = why};
 }
 NeighbourAction installed(const NeighbourKey& k, MacAddr m) {
-    return {.kind = Kind::installed, .key = k, .mac = m};
+    return {.kind = Act::installed, .key = k, .mac = m};
 }
 NeighbourAction changed(const NeighbourKey& k, MacAddr m) {
-    return {.kind = Kind::changed, .key = k, .mac = m};
+    return {.kind = Act::changed, .key = k, .mac = m};
 }
 NeighbourAction removed(const NeighbourKey& k, MacAddr m) {
-    return {.kind = Kind::removed, .key = k, .mac = m};
+    return {.kind = Act::removed, .key = k, .mac = m};
 }
 
 using Actions = std::vector<NeighbourAction>;
@@ -162,7 +162,7 @@ TEST_CASE("neighbour: a full queue drops its oldest packet", "[neighbour]") {
         const auto k = key(0, "192.0.2.9");
         Actions out, want{request(k)};
         for (uintptr_t p = 1; p <= 6; ++p) CHECK_FALSE(t.resolve(k, pkt(p), p, out));
-        for (const uintptr_t p : c.dropped) want.push_back(drop(k, p, NeighbourDrop::queue_full));
+        for (const uintptr_t p : c.dropped) want.push_back(drop(k, p, NeighbourDrop::queue));
         CHECK(out == want);
         CHECK(t.waiting() == c.sent.size());
         CHECK(t.list(0).at(0).waiting == c.sent.size());
@@ -531,7 +531,7 @@ TEST_CASE("neighbour: names of states and drops come from their tables", "[neigh
     CHECK(std::string(neighbour_state_name(NeighbourState::incomplete)) == "incomplete");
     CHECK(std::string(neighbour_state_name(NeighbourState::probe)) == "probe");
     CHECK(std::string(neighbour_state_name(NeighbourState::permanent)) == "permanent");
-    CHECK(std::string(neighbour_drop_name(NeighbourDrop::queue_full)) == "queue_full");
+    CHECK(std::string(neighbour_drop_name(NeighbourDrop::queue)) == "queue");
     CHECK(std::string(neighbour_drop_name(NeighbourDrop::unresolved)) == "unresolved");
     for (size_t i = 0; i < kNeighbourDropCount; ++i)
         CHECK(std::string(neighbour_drop_help(NeighbourDrop(i))).size() > 10);
@@ -594,32 +594,32 @@ TEST_CASE("neighbour: every packet is sent, dropped or still waiting", "[neighbo
             }
             for (const NeighbourAction& a : out) {
                 switch (a.kind) {
-                    case Kind::transmit:
+                    case Act::transmit:
                         CHECK(forwarding.count(a.key) == 1);
                         CHECK(forwarding[a.key] == a.mac);
                         [[fallthrough]];
-                    case Kind::drop:
+                    case Act::drop:
                         CHECK(outstanding.erase(reinterpret_cast<uintptr_t>(a.packet)) == 1);
                         ++given_back;
                         break;
-                    case Kind::installed:
+                    case Act::installed:
                         CHECK(forwarding.count(a.key) == 0);
                         forwarding[a.key] = a.mac;
                         break;
-                    case Kind::changed:
+                    case Act::changed:
                         CHECK(forwarding.count(a.key) == 1);
                         CHECK(forwarding[a.key] != a.mac);
                         forwarding[a.key] = a.mac;
                         break;
-                    case Kind::removed:
+                    case Act::removed:
                         CHECK(forwarding.count(a.key) == 1);
                         CHECK(forwarding[a.key] == a.mac);
                         forwarding.erase(a.key);
                         break;
-                    case Kind::send_request:
+                    case Act::send_request:
                         CHECK_FALSE(t.mac_of(a.key));
                         break;
-                    case Kind::send_probe:
+                    case Act::send_probe:
                         CHECK(t.mac_of(a.key) == a.mac);
                         break;
                 }
@@ -726,8 +726,8 @@ TEST_CASE("neighbour: a flood of ARP/NS from made-up senders locks out no neighb
     out.clear();
     t.tick(600 + 300 * 1000, out);
     for (const NeighbourAction& a : out) {
-        CHECK(a.kind != Kind::send_request);
-        if (a.kind == Kind::send_probe) {
+        CHECK(a.kind != Act::send_request);
+        if (a.kind == Act::send_probe) {
             const bool is_wanted =
                 std::find(std::begin(wanted), std::end(wanted), a.key) != std::end(wanted);
             CHECK(is_wanted);
@@ -766,7 +766,7 @@ TEST_CASE("neighbour: at most max_resolving neighbours resolve at once", "[neigh
     Actions out;
     size_t requests = 0;
     for (unsigned n = 0; n < 10; ++n) t.resolve(made_up(0, n), pkt(n + 1), 0, out);
-    for (const NeighbourAction& a : out) requests += a.kind == Kind::send_request;
+    for (const NeighbourAction& a : out) requests += a.kind == Act::send_request;
     CHECK(requests == 4);
     CHECK(t.resolving() == 4);
     CHECK(t.counters().resolving_full_drops == 6);
@@ -799,7 +799,7 @@ TEST_CASE("neighbour: at most max_waiting_packets wait, over every neighbour", "
     // A full queue still swaps its oldest for the newest: the total holds.
     out.clear();
     t.resolve(made_up(0, 0), pkt(p), 1, out);
-    CHECK(out == Actions{drop(made_up(0, 0), 1, NeighbourDrop::queue_full)});
+    CHECK(out == Actions{drop(made_up(0, 0), 1, NeighbourDrop::queue)});
     CHECK(t.waiting() == 10);
     // Released packets make room again.
     out.clear();

@@ -16,12 +16,6 @@ namespace pmdfwd {
 
 namespace fields {
 
-// The neighbour table counts neighbours and messages, which the field
-// units know as events.
-constexpr Unit neighbour_counter_unit(std::string_view unit) {
-    return unit == "packets" ? Unit::packets : unit == "requests" ? Unit::requests : Unit::events;
-}
-
 inline constexpr Field kRouterFields[] = {
     {"routes", Unit::none, Kind::gauge,
      "routes in the table: connected, local, neighbours' host routes, static and added"},
@@ -34,13 +28,20 @@ inline constexpr Field kRouterFields[] = {
      "packets held for neighbours being resolved, at most l3.max_waiting_packets"},
     {"waiting_peak", Unit::packets, Kind::gauge,
      "the most packets held for neighbours at once since start"},
-#define PMDFWD_ROUTER_FIELD(name, unit, help) Field{#name, Unit::unit, Kind::counter, help},
-    PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_FIELD)
-#undef PMDFWD_ROUTER_FIELD
-#define PMDFWD_NEIGHBOUR_FIELD(name, unit, help) \
-    Field{"neighbour_" #name, neighbour_counter_unit(#unit), Kind::counter, help},
-        PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD)
+// Each reason of a list is a field of its labelled group: one metric, by
+// reason (as the workers' drops).
+#define PMDFWD_PUNT_FIELD(name, unit, kind, help) \
+    group_field("punts_" #name, Unit::unit, Tally::kind, help, "punts", #name, "reason"),
+    PMDFWD_ROUTER_COUNTERS(PMDFWD_LIST_FIELD, PMDFWD_PUNT_FIELD)
+#undef PMDFWD_PUNT_FIELD
+#define PMDFWD_NEIGHBOUR_FIELD(name, unit, kind, help) \
+    list_field("neighbour_" #name, Unit::unit, Tally::kind, help),
+#define PMDFWD_NEIGHBOUR_DROP_FIELD(name, unit, kind, help)                                 \
+    group_field("neighbour_" #name "_drops", Unit::unit, Tally::kind, help, "neighbour_drops", \
+                #name, "reason"),
+        PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD, PMDFWD_NEIGHBOUR_DROP_FIELD)
 #undef PMDFWD_NEIGHBOUR_FIELD
+#undef PMDFWD_NEIGHBOUR_DROP_FIELD
 };
 
 inline constexpr Field kRouteFields[] = {
@@ -78,8 +79,12 @@ inline constexpr Field kNeighbourFields[] = {
 }  // namespace fields
 
 inline constexpr RecordSchema kRouterRecord{
-    "router", "Router mode (l3) only: its tables' sizes and the control path's counters since start.",
+    "router",
+    "Router mode (l3) only: its tables' sizes and the control path's counters since start.",
     fields::kRouterFields};
+// Every reason a counter, each group standing together: one metric each.
+static_assert(kRouterRecord.group("punts").size() == kPuntReasonCount);
+static_assert(kRouterRecord.group("neighbour_drops").size() == kNeighbourDropCount);
 inline constexpr RecordSchema kRouteRecord{
     "route", "Router mode (l3) only: one route of the routing table.", fields::kRouteFields};
 inline constexpr RecordSchema kNeighbourRecord{
@@ -105,9 +110,11 @@ inline constexpr Endpoint kRoutes{
     .shape = Shape::page,
     .schema = &kRouteRecord,
     .parameter = "first row (optional, default 0)",
-    .returns = "router mode: up to 60 rows of the routing table from row `first`, in prefix order; ask again "
-               "from `first + 60` while rows remain. Other modes: `{\"error\": \"not in router "
-               "mode: ...\"}`",
+    .returns =
+        "router mode: up to 60 rows of the routing table from row `first`, in prefix order; ask "
+        "again "
+        "from `first + 60` while rows remain. Other modes: `{\"error\": \"not in router "
+        "mode: ...\"}`",
     .unserved = kNotRouter};
 inline constexpr Endpoint kNeighbours{
     .path = "/pmdfwd/neighbours",
@@ -126,13 +133,15 @@ inline constexpr Endpoint kRouter{
     .unserved = kNotRouter};
 inline constexpr Endpoint kRouteAdd{
     .path = "/pmdfwd/route_add",
-    .help = "Router mode: add or replace a route, workers never stopped. Parameters: "
-            "prefix[,via or -[,port]]",
+    .help =
+        "Router mode: add or replace a route, workers never stopped. Parameters: "
+        "prefix[,via or -[,port]]",
     .shape = Shape::action,
     .schema = &kResultRecord,
     .parameter = "`prefix[,via[,port]]` (`-` for no via)",
-    .returns = "router mode: `{\"result\": \"route P added\"}`, or `{\"error\": \"...\"}` saying why not: "
-               "`/pmdfwd/route_add,10.53.0.0/24,10.52.2.2`",
+    .returns =
+        "router mode: `{\"result\": \"route P added\"}`, or `{\"error\": \"...\"}` saying why not: "
+        "`/pmdfwd/route_add,10.53.0.0/24,10.52.2.2`",
     .unserved = kNotRouter};
 inline constexpr Endpoint kRouteDel{
     .path = "/pmdfwd/route_del",
@@ -143,8 +152,8 @@ inline constexpr Endpoint kRouteDel{
     .returns = "router mode: `{\"result\": \"route P deleted\"}` or `{\"error\": \"...\"}`",
     .unserved = kNotRouter};
 
-inline constexpr const Endpoint* kRouterEndpoints[] = {&kRoutes, &kNeighbours, &kRouter,
-                                                       &kRouteAdd, &kRouteDel};
+inline constexpr const Endpoint* kRouterEndpoints[] = {&kRoutes, &kNeighbours, &kRouter, &kRouteAdd,
+                                                       &kRouteDel};
 
 }  // namespace endpoints
 

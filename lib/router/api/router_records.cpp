@@ -12,12 +12,19 @@ Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
     r.set(kRouterRecord.at("neighbours_resolving"), sizes.neighbours_resolving);
     r.set(kRouterRecord.at("waiting"), sizes.waiting);
     r.set(kRouterRecord.at("waiting_peak"), sizes.waiting_peak);
-#define PMDFWD_ROUTER_SET(name, unit, help) r.set(kRouterRecord.at(#name), c.name);
-    PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_SET)
+#define PMDFWD_ROUTER_SET(name, unit, kind, help) r.set(kRouterRecord.at(#name), c.name);
+#define PMDFWD_PUNT_SET(name, unit, kind, help) \
+    r.set(kRouterRecord.at("punts_" #name), c.punts_##name);
+    PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_SET, PMDFWD_PUNT_SET)
 #undef PMDFWD_ROUTER_SET
-#define PMDFWD_NEIGHBOUR_SET(name, unit, help) r.set(kRouterRecord.at("neighbour_" #name), n.name);
-    PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_SET)
+#undef PMDFWD_PUNT_SET
+#define PMDFWD_NEIGHBOUR_SET(name, unit, kind, help) \
+    r.set(kRouterRecord.at("neighbour_" #name), n.name);
+#define PMDFWD_NEIGHBOUR_DROP_SET(name, unit, kind, help) \
+    r.set(kRouterRecord.at("neighbour_" #name "_drops"), n.name##_drops);
+    PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_SET, PMDFWD_NEIGHBOUR_DROP_SET)
 #undef PMDFWD_NEIGHBOUR_SET
+#undef PMDFWD_NEIGHBOUR_DROP_SET
     return r;
 }
 

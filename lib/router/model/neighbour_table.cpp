@@ -12,12 +12,12 @@ namespace pmdfwd {
 namespace {
 
 constexpr const char* kDropNames[] = {
-#define PMDFWD_NEIGHBOUR_DROP_NAME(name, help) #name,
+#define PMDFWD_NEIGHBOUR_DROP_NAME(name, unit, kind, help) #name,
     PMDFWD_NEIGHBOUR_DROPS(PMDFWD_NEIGHBOUR_DROP_NAME)
 #undef PMDFWD_NEIGHBOUR_DROP_NAME
 };
 constexpr const char* kDropHelp[] = {
-#define PMDFWD_NEIGHBOUR_DROP_HELP(name, help) help,
+#define PMDFWD_NEIGHBOUR_DROP_HELP(name, unit, kind, help) help,
     PMDFWD_NEIGHBOUR_DROPS(PMDFWD_NEIGHBOUR_DROP_HELP)
 #undef PMDFWD_NEIGHBOUR_DROP_HELP
 };
@@ -55,12 +55,6 @@ const char* neighbour_state_help(NeighbourState state) {
     return state < NeighbourState::count ? kStateHelp[size_t(state)] : "?";
 }
 
-bool operator<(const NeighbourKey& a, const NeighbourKey& b) {
-    if (a.port != b.port) return a.port < b.port;
-    if (a.address.family != b.address.family) return a.address.family < b.address.family;
-    return a.address.bytes < b.address.bytes;
-}
-
 NeighbourTable::NeighbourTable(const L3Config& cfg)
     : max_neighbours_(cfg.max_neighbours),
       max_per_port_(neighbours_per_port(cfg)),
@@ -96,7 +90,7 @@ std::optional<MacAddr> NeighbourTable::resolve(const NeighbourKey& key, PacketHa
     }
     ++counters_.queued;
     if (queue_len_ == 0) {
-        drop(key, packet, NeighbourDrop::queue_full, out);
+        drop(key, packet, NeighbourDrop::queue, out);
         return std::nullopt;
     }
     Waiting& w = it->second.waiting;
@@ -118,7 +112,7 @@ std::optional<MacAddr> NeighbourTable::resolve(const NeighbourKey& key, PacketHa
     const PacketHandle oldest = w.slots[w.head];
     w.slots[w.head] = packet;
     w.head = (w.head + 1) % queue_len_;
-    drop(key, oldest, NeighbourDrop::queue_full, out);
+    drop(key, oldest, NeighbourDrop::queue, out);
     return std::nullopt;
 }
 
@@ -399,28 +393,7 @@ void NeighbourTable::set_state(Entries::iterator it, NeighbourState state, uint6
 }
 
 void NeighbourTable::count_drop(NeighbourDrop reason) {
-    switch (reason) {
-        case NeighbourDrop::queue_full:
-            ++counters_.queue_drops;
-            break;
-        case NeighbourDrop::table_full:
-            ++counters_.table_full_drops;
-            break;
-        case NeighbourDrop::resolving_full:
-            ++counters_.resolving_full_drops;
-            break;
-        case NeighbourDrop::waiting_full:
-            ++counters_.waiting_full_drops;
-            break;
-        case NeighbourDrop::unresolved:
-            ++counters_.unresolved_drops;
-            break;
-        case NeighbourDrop::removed:
-            ++counters_.removed_drops;
-            break;
-        case NeighbourDrop::count:
-            break;
-    }
+    if (uint64_t* c = counters_.drops_for(reason)) ++*c;
 }
 
 }  // namespace pmdfwd

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "counter_list.hpp"
 #include "error.hpp"
 #include "ip_prefix.hpp"
 #include "l3_config.hpp"
@@ -28,31 +29,31 @@ using PacketHandle = void*;
 struct NeighbourKey {
     uint16_t port = 0;  // the port index, as in the plan
     IpAddress address;  // IPv4 and IPv6 neighbours of a port are distinct keys
-    bool operator==(const NeighbourKey&) const = default;
+    // Port, family, then address: the order of list().
+    auto operator<=>(const NeighbourKey&) const = default;
 };
-// Port, family, then address: the order of list().
-bool operator<(const NeighbourKey& a, const NeighbourKey& b);
 
-// Why the table gives a packet back to be freed, each once with its help.
-#define PMDFWD_NEIGHBOUR_DROPS(X)                                                                \
-    X(queue_full,                                                                                \
-      "the oldest packet waiting on its neighbour, pushed out by a newer one (every waiting "    \
-      "packet when l3.neighbour_queue is 0)")                                                    \
-    X(table_full,                                                                                \
-      "its neighbour was unknown and the table (l3.max_neighbours) or its port's share "         \
-      "(l3.max_neighbours_per_port) was full of entries none of which could be evicted")         \
-    X(resolving_full,                                                                            \
-      "its neighbour was unknown and l3.max_resolving neighbours were being resolved already")   \
-    X(waiting_full, "l3.max_waiting_packets packets were waiting for neighbours already")        \
-    X(unresolved, "its neighbour did not answer l3.resolve_retries requests (ICMP unreachable)") \
-    X(removed, "its neighbour was removed while it waited (an operator, or its port gone)")
+// Why the table gives a packet back to be freed: X(name, unit, kind, help).
+// Each reason is a value of NeighbourDrop and the counter <reason>_drops,
+// of the labelled group "neighbour_drops" in the router record (one
+// metric, by reason): no reason goes uncounted.
+#define PMDFWD_NEIGHBOUR_DROPS(X)                                                              \
+    X(queue, packets, counter,                                                                 \
+      "the oldest packet waiting on its neighbour, pushed out of its queue by a newer one "    \
+      "(every waiting packet when l3.neighbour_queue is 0)")                                   \
+    X(table_full, packets, counter,                                                            \
+      "its neighbour was unknown and the table (l3.max_neighbours) or its port's share "       \
+      "(l3.max_neighbours_per_port) was full of entries none of which could be evicted")       \
+    X(resolving_full, packets, counter,                                                        \
+      "its neighbour was unknown and l3.max_resolving neighbours were being resolved already") \
+    X(waiting_full, packets, counter,                                                          \
+      "l3.max_waiting_packets packets were waiting for neighbours already")                    \
+    X(unresolved, packets, counter,                                                            \
+      "its neighbour did not answer l3.resolve_retries requests (ICMP unreachable)")           \
+    X(removed, packets, counter,                                                               \
+      "its neighbour was removed while it waited (an operator, or its port gone)")
 
-enum class NeighbourDrop : uint8_t {
-#define PMDFWD_NEIGHBOUR_DROP_ENUM(name, help) name,
-    PMDFWD_NEIGHBOUR_DROPS(PMDFWD_NEIGHBOUR_DROP_ENUM)
-#undef PMDFWD_NEIGHBOUR_DROP_ENUM
-        count
-};
+enum class NeighbourDrop : uint8_t { PMDFWD_NEIGHBOUR_DROPS(PMDFWD_LIST_ENUM) count };
 constexpr size_t kNeighbourDropCount = size_t(NeighbourDrop::count);
 const char* neighbour_drop_name(NeighbourDrop reason);
 const char* neighbour_drop_help(NeighbourDrop reason);
@@ -75,45 +76,60 @@ enum class NeighbourState : uint8_t {
 const char* neighbour_state_name(NeighbourState state);
 const char* neighbour_state_help(NeighbourState state);
 
-// Control path counters, X(name, unit, help); since start. For every packet
-// handed to resolve(): hits + queued + table_full_drops +
-// resolving_full_drops, and of the queued: released + queue_drops +
-// waiting_full_drops + unresolved_drops + removed_drops + those waiting.
-#define PMDFWD_NEIGHBOUR_COUNTERS(X)                                                          \
-    X(hits, packets, "packets resolve() answered at once with a resolved neighbour's MAC")    \
-    X(queued, packets, "packets that waited for their neighbour to resolve")                  \
-    X(released, packets, "waiting packets sent when their neighbour resolved")                \
-    X(queue_drops, packets, "waiting packets dropped: queue_full")                            \
-    X(table_full_drops, packets, "packets dropped: table_full")                               \
-    X(resolving_full_drops, packets, "packets dropped: resolving_full")                       \
-    X(waiting_full_drops, packets, "packets dropped: waiting_full")                           \
-    X(unresolved_drops, packets, "waiting packets dropped: unresolved")                       \
-    X(removed_drops, packets, "waiting packets dropped: removed")                             \
-    X(requests_sent, requests,                                                                \
+// Control path counters in record order, X(name, unit, kind, help) (the
+// neighbours and messages they count are events); DROP is
+// given PMDFWD_NEIGHBOUR_DROPS' entries, where the group stands. Since
+// start. For every packet handed to resolve(): hits + queued +
+// table_full_drops + resolving_full_drops, and of the queued: released +
+// queue_drops + waiting_full_drops + unresolved_drops + removed_drops +
+// those waiting.
+#define PMDFWD_NEIGHBOUR_COUNTERS(X, DROP)                                                    \
+    X(hits, packets, counter,                                                                 \
+      "packets resolve() answered at once with a resolved neighbour's MAC")                   \
+    X(queued, packets, counter, "packets that waited for their neighbour to resolve")         \
+    X(released, packets, counter, "waiting packets sent when their neighbour resolved")       \
+    PMDFWD_NEIGHBOUR_DROPS(DROP)                                                              \
+    X(requests_sent, requests, counter,                                                       \
       "ARP requests and neighbour solicitations asked for: first tries, retries and probes")  \
-    X(resolved, neighbours, "incomplete neighbours that got a MAC")                           \
-    X(failed, neighbours, "incomplete neighbours given up after l3.resolve_retries requests") \
-    X(expired, neighbours,                                                                    \
+    X(resolved, events, counter, "incomplete neighbours that got a MAC")                  \
+    X(failed, events, counter,                                                            \
+      "incomplete neighbours given up after l3.resolve_retries requests")                     \
+    X(expired, events, counter,                                                           \
       "resolved neighbours removed after l3.resolve_retries unanswered probes")               \
-    X(learned_unsolicited, neighbours,                                                        \
+    X(learned_unsolicited, events, counter,                                               \
       "neighbours made stale by a sender not asked for (an ARP request or NS for one of our " \
       "addresses)")                                                                           \
-    X(not_learned, neighbours,                                                                \
+    X(not_learned, events, counter,                                                       \
       "senders not asked for that got no entry: the table or their port's share full of "     \
       "entries none of which could be evicted")                                               \
-    X(evicted, neighbours,                                                                    \
+    X(evicted, events, counter,                                                           \
       "stale neighbours removed, least recently heard first, to make room for another")       \
-    X(stale_expired, neighbours, "stale neighbours removed after l3.reachable_s unconfirmed") \
-    X(mac_changes, neighbours, "resolved neighbours whose MAC changed")                       \
-    X(removed, neighbours, "neighbours removed by remove() or remove_port()")                 \
-    X(bogus_macs, messages,                                                                   \
+    X(stale_expired, events, counter,                                                     \
+      "stale neighbours removed after l3.reachable_s unconfirmed")                            \
+    X(mac_changes, events, counter, "resolved neighbours whose MAC changed")              \
+    X(removed, events, counter, "neighbours removed by remove() or remove_port()")        \
+    X(bogus_macs, events, counter,                                                          \
       "MACs not learned: zero, broadcast or multicast, which no neighbour has (RFC 1812 3.3.2)")
 
 // Plain counts: one writer (the control path); telemetry reads a copy.
 struct NeighbourCounters {
-#define PMDFWD_NEIGHBOUR_COUNTER(name, unit, help) uint64_t name = 0;
-    PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_COUNTER)
-#undef PMDFWD_NEIGHBOUR_COUNTER
+#define PMDFWD_NEIGHBOUR_DROP_COUNTER(name, unit, kind, help) uint64_t name##_drops = 0;
+    PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_LIST_U64, PMDFWD_NEIGHBOUR_DROP_COUNTER)
+#undef PMDFWD_NEIGHBOUR_DROP_COUNTER
+
+    // The counter of a reason; nullptr for a value that is none.
+    uint64_t* drops_for(NeighbourDrop why) {
+        switch (why) {
+#define PMDFWD_NEIGHBOUR_DROP_CASE(name, unit, kind, help) \
+    case NeighbourDrop::name:                              \
+        return &name##_drops;
+            PMDFWD_NEIGHBOUR_DROPS(PMDFWD_NEIGHBOUR_DROP_CASE)
+#undef PMDFWD_NEIGHBOUR_DROP_CASE
+            case NeighbourDrop::count:
+                break;
+        }
+        return nullptr;
+    }
 };
 
 // What the caller does, in order, for one call.
@@ -130,8 +146,8 @@ struct NeighbourAction {
     Kind kind = Kind::send_request;
     NeighbourKey key{};
     MacAddr mac{};
-    PacketHandle packet = nullptr;                     // transmit, drop
-    NeighbourDrop reason = NeighbourDrop::queue_full;  // drop
+    PacketHandle packet = nullptr;                // transmit, drop
+    NeighbourDrop reason = NeighbourDrop::queue;  // drop
     bool operator==(const NeighbourAction&) const = default;
 };
 
@@ -163,7 +179,7 @@ class NeighbourTable {
 
     // A packet for this neighbour. A MAC: send it there now (the packet stays
     // the caller's, no action). None: the table took the packet; it waits,
-    // or comes back in a drop action (queue_full, pushing out the oldest
+    // or comes back in a drop action (queue, pushing out the oldest
     // waiting one instead when the queue is full; waiting_full when
     // l3.max_waiting_packets wait already; table_full, resolving_full). A
     // new neighbour is asked for at once (send_request); a full table or

@@ -1,45 +1,87 @@
 // What router mode's control path counts, declared once: X(name, unit,
-// help). The l3 record shows each; the metrics export them. Pure.
+// kind, help) (counter_list.hpp). The router record shows each;
+// the metrics export them. Pure.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+
+#include "counter_list.hpp"
 
 namespace pmdfwd {
 
-#define PMDFWD_ROUTER_COUNTERS(X)                                                                \
-    X(punts, packets, "packets the workers handed to the control path, all reasons")             \
-    X(punts_neighbour, packets, "punted as ARP or neighbour discovery")                          \
-    X(punts_local, packets, "punted as addressed to one of the router's addresses")              \
-    X(punts_no_neighbour, packets, "punted to wait for a neighbour without a MAC yet")           \
-    X(punts_icmp_error, packets,                                                                 \
-      "dropped by a worker (ttl_expired, no_route, bad_option) and passed on for an ICMP error") \
-    X(arp_requests_answered, packets, "ARP requests for one of our addresses, answered")         \
-    X(arp_ignored, packets, "ARP packets neither for our addresses nor answering our requests")  \
-    X(nd_solicitations_answered, packets, "neighbour solicitations for our addresses, answered") \
-    X(nd_ignored, packets, "neighbour discovery packets not for us or malformed")                \
-    X(echo_replies, packets, "ICMP and ICMPv6 echo requests to our addresses, answered")         \
-    X(local_dropped, packets,                                                                    \
-      "packets to our addresses that are no echo request (UDP gets port unreachable)")           \
-    X(icmp_errors_sent, packets,                                                                 \
-      "ICMP time exceeded, unreachable and parameter problem messages sent")                     \
-    X(icmp_errors_vetoed, packets,                                                               \
-      "ICMP errors not sent because RFC 1812 / RFC 4443 forbid one about that packet")           \
-    X(icmp_errors_rate_limited, packets,                                                         \
-      "ICMP errors not sent for l3.icmp_rate_limit (a bucket per port and family)")              \
-    X(icmp_errors_unsendable, packets,                                                           \
-      "ICMP errors not sent: the packet came in by a port that is not routed or has no address " \
-      "of its family to send from")                                                              \
-    X(icmp_errors_no_buffer, packets, "ICMP errors not sent: the control path had no buffer")    \
-    X(resolved_sent, packets, "packets that waited for a neighbour and were then sent")          \
-    X(resolved_oversize, packets,                                                                \
-      "packets that waited for a neighbour, dropped for being over the output port's mtu")       \
-    X(control_tx_failed, packets, "frames of the control path its TX queue did not take")        \
-    X(control_alloc_failed, packets, "frames of the control path without a buffer")
+// Why a worker hands a packet to the control path. Each reason is a value
+// of PuntReason and the counter punts_<reason>, of the labelled group
+// "punts" (one metric, by reason): no reason goes uncounted.
+#define PMDFWD_PUNT_REASONS(X)                                                             \
+    X(neighbour, packets, counter, "punted as ARP or neighbour discovery")                 \
+    X(local, packets, counter, "punted as addressed to one of the router's addresses")     \
+    X(no_neighbour, packets, counter, "punted to wait for a neighbour without a MAC yet")  \
+    X(time_exceeded, packets, counter,                                                     \
+      "dropped by a worker as ttl_expired and passed on for an ICMP time exceeded")        \
+    X(unreachable, packets, counter,                                                       \
+      "dropped by a worker as no_route and passed on for an ICMP destination unreachable") \
+    X(parameter_problem, packets, counter,                                                 \
+      "dropped by a worker as bad_option and passed on for an ICMP parameter problem")
+
+enum class PuntReason : uint32_t { PMDFWD_PUNT_REASONS(PMDFWD_LIST_ENUM) count };
+constexpr size_t kPuntReasonCount = size_t(PuntReason::count);
+
+// Whether a punt is a dropped packet's ICMP error (counted as its drop).
+constexpr bool punt_is_icmp_error(PuntReason why) {
+    return why == PuntReason::time_exceeded || why == PuntReason::unreachable ||
+           why == PuntReason::parameter_problem;
+}
+
+// The control path's counters in record order; PUNT is given
+// PMDFWD_PUNT_REASONS' entries, where the group stands.
+#define PMDFWD_ROUTER_COUNTERS(X, PUNT)                                                            \
+    X(punts, packets, counter, "packets the workers handed to the control path, all reasons")      \
+    PMDFWD_PUNT_REASONS(PUNT)                                                                      \
+    X(arp_requests_answered, packets, counter, "ARP requests for one of our addresses, answered")  \
+    X(arp_ignored, packets, counter,                                                               \
+      "ARP packets neither for our addresses nor answering our requests")                          \
+    X(nd_solicitations_answered, packets, counter,                                                 \
+      "neighbour solicitations for our addresses, answered")                                       \
+    X(nd_ignored, packets, counter, "neighbour discovery packets not for us or malformed")         \
+    X(echo_replies, packets, counter, "ICMP and ICMPv6 echo requests to our addresses, answered")  \
+    X(local_dropped, packets, counter,                                                             \
+      "packets to our addresses that are no echo request (UDP gets port unreachable)")             \
+    X(icmp_errors_sent, packets, counter,                                                          \
+      "ICMP time exceeded, unreachable and parameter problem messages sent")                       \
+    X(icmp_errors_vetoed, packets, counter,                                                        \
+      "ICMP errors not sent because RFC 1812 / RFC 4443 forbid one about that packet")             \
+    X(icmp_errors_rate_limited, packets, counter,                                                  \
+      "ICMP errors not sent for l3.icmp_rate_limit (a bucket per port and family)")                \
+    X(icmp_errors_unsendable, packets, counter,                                                    \
+      "ICMP errors not sent: the packet came in by a port that is not routed or has no "           \
+      "address of its family to send from")                                                        \
+    X(icmp_errors_no_buffer, packets, counter,                                                     \
+      "ICMP errors not sent: the control path had no buffer")                                      \
+    X(resolved_sent, packets, counter, "packets that waited for a neighbour and were then sent")   \
+    X(resolved_oversize, packets, counter,                                                         \
+      "packets that waited for a neighbour, dropped for being over the output port's mtu")         \
+    X(control_tx_failed, packets, counter, "frames of the control path its TX queue did not take") \
+    X(control_alloc_failed, packets, counter, "frames of the control path without a buffer")
 
 struct RouterCounters {
-#define PMDFWD_ROUTER_COUNTER_FIELD(name, unit, help) uint64_t name = 0;
-    PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_COUNTER_FIELD)
-#undef PMDFWD_ROUTER_COUNTER_FIELD
+#define PMDFWD_ROUTER_PUNT_FIELD(name, unit, kind, help) uint64_t punts_##name = 0;
+    PMDFWD_ROUTER_COUNTERS(PMDFWD_LIST_U64, PMDFWD_ROUTER_PUNT_FIELD)
+#undef PMDFWD_ROUTER_PUNT_FIELD
+
+    // The counter of a reason; nullptr for a value that is none.
+    uint64_t* punts_for(PuntReason why) {
+        switch (why) {
+#define PMDFWD_ROUTER_PUNT_CASE(name, unit, kind, help) \
+    case PuntReason::name:                              \
+        return &punts_##name;
+            PMDFWD_PUNT_REASONS(PMDFWD_ROUTER_PUNT_CASE)
+#undef PMDFWD_ROUTER_PUNT_CASE
+            case PuntReason::count:
+                break;
+        }
+        return nullptr;
+    }
 };
 
 }  // namespace pmdfwd

@@ -1,0 +1,198 @@
+// Router mode's RIB (see router.hpp): the routes as configured, learnt and
+// changed at run time, each programmed into the workers' tables with the
+// next hop it takes now. The control path thread and telemetry threads,
+// under the router's lock; never a worker.
+#include <algorithm>
+#include <variant>
+
+#include "route_rules.hpp"
+#include "router.hpp"
+#include "router_frames.hpp"
+
+namespace pmdfwd {
+
+// Connected subnets resolve on their port, our addresses are local, static
+// neighbours are resolved from the start, static routes follow them.
+Status Router::program_config() {
+    std::lock_guard lock(mutex_);
+    NextHop local;
+    local.kind = NextHopKind::local;
+    auto hop = tables_->add_next_hop(local);
+    if (!hop) return hop.error();
+    local_hop_ = hop.value();
+    resolve_hops_.assign(ports_.size(), kUnreachableNextHop);
+    for (size_t p = 0; p < ports_.size(); ++p) {
+        if (ports_[p].addresses.empty()) continue;
+        NextHop resolve;
+        resolve.kind = NextHopKind::resolve;
+        resolve.port = uint8_t(p);
+        auto r = tables_->add_next_hop(resolve);
+        if (!r) return r.error();
+        resolve_hops_[p] = r.value();
+        for (const auto& a : ports_[p].addresses) {
+            if (auto st = install({a.network(), Origin::connected, {}, int(p)}); !st) return st;
+            if (auto st = install({host_prefix(a.address), Origin::local, {}, int(p)}); !st)
+                return st;
+            // An IPv4 subnet's network and broadcast addresses name no
+            // neighbour: they are the router's to drop (RFC 2644: no
+            // directed broadcast is forwarded), never resolved.
+            if (a.address.family != IpFamily::v4 || a.length > 30) continue;
+            IpAddress broadcast = a.network().address;
+            for (unsigned bit = a.length; bit < 32; ++bit)
+                broadcast.bytes[bit / 8] |= uint8_t(0x80 >> (bit % 8));
+            for (const IpAddress& x : {a.network().address, broadcast})
+                if (auto st = install({host_prefix(x), Origin::local, {}, int(p)}); !st) return st;
+        }
+    }
+    for (const auto& n : cfg_.neighbours) {
+        const int p = int(std::find_if(ports_.begin(), ports_.end(),
+                                       [&](const RouterPort& rp) { return rp.name == n.port; }) -
+                          ports_.begin());
+        if (auto st = neighbours_.add_static({uint16_t(p), n.address}, n.mac, now_ms(), actions_);
+            !st)
+            return st;
+    }
+    apply(actions_);
+    for (const auto& r : cfg_.routes) {
+        int p = -1;
+        for (size_t i = 0; i < ports_.size(); ++i)
+            if (ports_[i].name == r.port) p = int(i);
+        if (p < 0 && r.via)
+            for (size_t i = 0; i < ports_.size() && p < 0; ++i)
+                for (const auto& a : ports_[i].addresses)
+                    if (contains(a, *r.via)) p = int(i);
+        if (auto st = install({r.prefix, Origin::static_route, r.via, p}); !st) return st;
+    }
+    return Ok{};
+}
+
+// The next hop a route takes now: its neighbour's if resolved, else the
+// port's "resolve" hop (the control path then resolves the neighbour).
+uint32_t Router::next_hop_for(const RibRoute& r) const {
+    switch (r.origin) {
+        case Origin::local:
+            return local_hop_;
+        case Origin::connected:
+            return resolve_hops_[size_t(r.port)];
+        default:
+            break;
+    }
+    if (r.via) {
+        const auto a = adjacencies_.find({uint16_t(r.port), *r.via});
+        if (a != adjacencies_.end()) return a->second.next_hop;
+    }
+    return resolve_hops_[size_t(r.port)];
+}
+
+Status Router::install(RibRoute route) {
+    route.next_hop = next_hop_for(route);
+    if (auto st = tables_->set_route(route.prefix, route.next_hop); !st) return st;
+    rib_[route.prefix] = route;
+    return Ok{};
+}
+
+const Router::RibRoute* Router::longest_match(const IpAddress& address) const {
+    for (int len = int(address.bits()); len >= 0; --len) {
+        const IpPrefix p = IpPrefix{address, uint8_t(len)}.network();
+        const auto it = rib_.find(p);
+        if (it != rib_.end()) return &it->second;
+    }
+    return nullptr;
+}
+
+// Whether the RIB reaches `address` on `port` without a gateway: a
+// connected subnet, a route with a port and no via, or that address's own
+// host route there. Only such a neighbour is learnt from what it sends: its
+// host route would otherwise take any address's traffic to whoever claimed it.
+bool Router::on_link(int port, const IpAddress& address) const {
+    const RibRoute* r = longest_match(address);
+    if (!r || r->port != port) return false;
+    switch (r->origin) {
+        case Origin::connected:
+            return true;
+        case Origin::neighbour:
+            return r->via && *r->via == address;
+        case Origin::static_route:
+        case Origin::runtime:
+            return !r->via;
+        case Origin::local:
+            break;
+    }
+    return false;
+}
+
+// The config's rules (route_rules.cpp), then what only the running table
+// knows: a neighbour's host route is the neighbour's.
+Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
+                         const std::string& port_name) {
+    std::lock_guard lock(mutex_);
+    int port = -1;
+    for (size_t i = 0; i < ports_.size(); ++i)
+        if (ports_[i].name == port_name) port = int(i);
+    if (!port_name.empty() && port < 0) return make_error("no port '" + port_name + "'");
+    const auto verdict = check_route(prefix, via, port, routed_ports_);
+    if (const auto* problem = std::get_if<RouteProblem>(&verdict))
+        return make_error(problem->message);
+    port = std::get<RouteTarget>(verdict).port;
+    const auto it = rib_.find(prefix);
+    if (it != rib_.end() && it->second.origin != Origin::static_route &&
+        it->second.origin != Origin::runtime)
+        return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second));
+    return install({prefix, Origin::runtime, via, port});
+}
+
+Status Router::delete_route(const IpPrefix& prefix) {
+    std::lock_guard lock(mutex_);
+    const auto it = rib_.find(prefix);
+    if (it == rib_.end()) return make_error("no route " + prefix.to_string());
+    if (it->second.origin != Origin::static_route && it->second.origin != Origin::runtime)
+        return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second) +
+                          (it->second.origin == Origin::neighbour
+                               ? "; it goes when the neighbour does"
+                               : "; it goes with the port's address"));
+    if (auto st = tables_->delete_route(prefix); !st) return st;
+    rib_.erase(it);
+    return Ok{};
+}
+
+// What a route the operator may not change is, in words.
+std::string Router::describe_origin(const RibRoute& r) const {
+    const std::string port = r.port >= 0 ? " of port '" + ports_[size_t(r.port)].name + "'" : "";
+    switch (r.origin) {
+        case Origin::connected:
+            return "the connected subnet" + port;
+        case Origin::local:
+            return "one of the router's own addresses" + port +
+                   " (an address, or its subnet's network or broadcast address)";
+        case Origin::neighbour:
+            return "the host route of neighbour " + (r.via ? r.via->to_string() : "?") + port +
+                   ", learned by ARP or neighbour discovery";
+        case Origin::static_route:
+        case Origin::runtime:
+            break;
+    }
+    return "a static or added route";
+}
+
+std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) const {
+    static constexpr const char* kOrigins[] = {"connected", "local", "neighbour", "static",
+                                               "runtime"};
+    std::lock_guard lock(mutex_);
+    if (total) *total = rib_.size();
+    std::vector<RouteInfo> out;
+    auto it = rib_.begin();
+    for (size_t skipped = 0; skipped < first && it != rib_.end(); ++skipped) ++it;
+    for (; it != rib_.end() && out.size() < max; ++it) {
+        const RibRoute& r = it->second;
+        const NextHop& nh = tables_->next_hop(r.next_hop);
+        const char* state = nh.kind == NextHopKind::forward   ? "forward"
+                            : nh.kind == NextHopKind::local   ? "local"
+                            : nh.kind == NextHopKind::resolve ? "resolving"
+                                                              : "unreachable";
+        out.push_back({r.prefix, kOrigins[size_t(r.origin)], r.via,
+                       r.port >= 0 ? ports_[size_t(r.port)].name : "", state});
+    }
+    return out;
+}
+
+}  // namespace pmdfwd
