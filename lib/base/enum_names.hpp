@@ -17,3 +17,9 @@ constexpr std::string_view enum_name(const std::string_view (&names)[N], E e) {
 
 #define PMDFWD_ENUM_MEMBER(member, text) member,
 #define PMDFWD_ENUM_TEXT(member, text) text,
+
+// For the counter and reason lists, X(name, unit, kind, help)
+// (lib/records/counter_list.hpp has the rest): a member, a count, a name.
+#define PMDFWD_LIST_ENUM(name, unit, kind, help) name,
+#define PMDFWD_LIST_COUNT(name, unit, kind, help) +1
+#define PMDFWD_LIST_NAME(name, unit, kind, help) #name,

@@ -5,7 +5,6 @@
 #include <cstring>
 
 #include "l3_header.hpp"
-#include "reason_text.hpp"
 #include "wire_bytes.hpp"
 
 namespace pmdfwd {
@@ -14,12 +13,6 @@ namespace {
 
 constexpr uint16_t kHardwareEthernet = 1;
 constexpr uint8_t kMacLen = 6, kIpv4Len = 4;
-
-constexpr ReasonText kArpRejectText[kArpRejectCount] = {
-#define PMDFWD_ARP_TEXT(name, help) {#name, help},
-    PMDFWD_ARP_REJECTS(PMDFWD_ARP_TEXT)
-#undef PMDFWD_ARP_TEXT
-};
 
 MacAddr load_mac(const uint8_t* p) {
     MacAddr mac;
@@ -53,10 +46,6 @@ size_t build(std::span<uint8_t> out, const EtherPort& port, const MacAddr& eth_d
 }
 
 }  // namespace
-
-const char* arp_reject_name(ArpReject reject) { return reason_name(kArpRejectText, reject); }
-
-const char* arp_reject_help(ArpReject reject) { return reason_help(kArpRejectText, reject); }
 
 ArpParse parse_arp(std::span<const uint8_t> arp) {
     ArpParse result;

@@ -7,33 +7,31 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 
+#include "enum_names.hpp"
 #include "ether_frame.hpp"
 #include "mac_addr.hpp"
 #include "udp_frame.hpp"  // Ipv4Addr
 
 namespace pmdfwd {
 
-// Why an ARP packet is not read, each once with the sentence its counter
-// carries; none when it is.
+// Why an ARP packet is not read, X(name, unit, kind, help): each a counter
+// of the router's (arp_rejected_<reason>); none when it is read.
 #define PMDFWD_ARP_REJECTS(X)                                                          \
-    X(none, "an Ethernet/IPv4 ARP request or reply")                                   \
-    X(truncated, "shorter than the 28 bytes of an Ethernet/IPv4 ARP packet")           \
-    X(not_ethernet, "hardware type not 1 (Ethernet) or hardware address length not 6") \
-    X(not_ipv4, "protocol type not 0x0800 (IPv4) or protocol address length not 4")    \
-    X(bad_op, "an operation other than 1 (request) and 2 (reply), RARP's and InARP's too")
+    X(truncated, packets, counter, "shorter than the 28 bytes of an Ethernet/IPv4 ARP packet")           \
+    X(not_ethernet, packets, counter, "hardware type not 1 (Ethernet) or hardware address length not 6") \
+    X(not_ipv4, packets, counter, "protocol type not 0x0800 (IPv4) or protocol address length not 4")    \
+    X(bad_op, packets, counter, "an operation other than 1 (request) and 2 (reply), RARP's and InARP's too")
 
-enum class ArpReject : uint8_t {
-#define PMDFWD_ARP_ENUM(name, help) name,
-    PMDFWD_ARP_REJECTS(PMDFWD_ARP_ENUM)
-#undef PMDFWD_ARP_ENUM
-        count
-};
+enum class ArpReject : uint8_t { none, PMDFWD_ARP_REJECTS(PMDFWD_LIST_ENUM) count };
 
 constexpr size_t kArpRejectCount = size_t(ArpReject::count);
 
-const char* arp_reject_name(ArpReject reject);
-const char* arp_reject_help(ArpReject reject);
+inline constexpr std::string_view kArpRejectNames[] = {"none", PMDFWD_ARP_REJECTS(PMDFWD_LIST_NAME)};
+constexpr std::string_view arp_reject_name(ArpReject reject) {
+    return enum_name(kArpRejectNames, reject);
+}
 
 constexpr size_t kArpLen = 28;  // the Ethernet/IPv4 packet, after the Ethernet header
 

@@ -6,7 +6,6 @@
 
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
-#include "reason_text.hpp"
 #include "wire_bytes.hpp"
 
 namespace pmdfwd {
@@ -26,18 +25,6 @@ constexpr uint8_t kTosInternetworkControl = 0xc0;
 // More than a real packet has: a chain that long is cut off and vetoed
 // rather than walked to its end.
 constexpr int kMaxExtensionHeaders = 8;
-
-constexpr ReasonText kEchoRejectText[kEchoRejectCount] = {
-#define PMDFWD_ICMP_TEXT(name, help) {#name, help},
-    PMDFWD_ECHO_REJECTS(PMDFWD_ICMP_TEXT)
-#undef PMDFWD_ICMP_TEXT
-};
-
-constexpr ReasonText kVetoText[kIcmpErrorVetoCount] = {
-#define PMDFWD_ICMP_TEXT(name, help) {#name, help},
-    PMDFWD_ICMP_ERROR_VETOES(PMDFWD_ICMP_TEXT)
-#undef PMDFWD_ICMP_TEXT
-};
 
 struct TypeCode {
     uint8_t type4, code4, type6, code6;
@@ -249,14 +236,6 @@ Invoking examine(std::span<const uint8_t> frame, bool to_subnet_broadcast) {
 }
 
 }  // namespace
-
-const char* echo_reject_name(EchoReject reject) { return reason_name(kEchoRejectText, reject); }
-
-const char* echo_reject_help(EchoReject reject) { return reason_help(kEchoRejectText, reject); }
-
-const char* icmp_error_veto_name(IcmpErrorVeto veto) { return reason_name(kVetoText, veto); }
-
-const char* icmp_error_veto_help(IcmpErrorVeto veto) { return reason_help(kVetoText, veto); }
 
 EchoReply make_echo_reply_in_place(std::span<uint8_t> frame, std::optional<EchoReplyMacs> macs) {
     const L3Header h = parse_l3_header(frame, uint32_t(frame.size()), false);

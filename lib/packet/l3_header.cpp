@@ -82,28 +82,6 @@ size_t ipv4_option_problem(const uint8_t* ip, size_t header_len) {
     return 0;
 }
 
-const char* l3_verdict_name(L3Verdict verdict) {
-    switch (verdict) {
-#define PMDFWD_L3_NAME(name, help) \
-    case L3Verdict::name:          \
-        return #name;
-        PMDFWD_L3_VERDICTS(PMDFWD_L3_NAME)
-#undef PMDFWD_L3_NAME
-    }
-    return "?";
-}
-
-const char* l3_bad_header_name(L3BadHeader bad) {
-    switch (bad) {
-#define PMDFWD_L3_NAME(name, help) \
-    case L3BadHeader::name:        \
-        return #name;
-        PMDFWD_L3_BAD_HEADERS(PMDFWD_L3_NAME)
-#undef PMDFWD_L3_NAME
-    }
-    return "?";
-}
-
 L3Header parse_l3_header(std::span<const uint8_t> first_segment, uint32_t pkt_len,
                          bool checksum_verified) {
     L3Header h;

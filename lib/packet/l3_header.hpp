@@ -7,45 +7,48 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
+
+#include "enum_names.hpp"
 
 namespace pmdfwd {
 
-// Each verdict once, with the sentence a counter of it will carry. Whether a
-// packet is for one of our own addresses is the route lookup's to say, and
-// ttl_expired speaks of forwarding only: TTL 1 to our own address is still
-// ours, so the caller looks the destination up before it drops.
-#define PMDFWD_L3_VERDICTS(X)                                                                     \
-    X(forward_v4, "an IPv4 packet fit to route")                                                  \
-    X(forward_v6, "an IPv6 packet fit to route")                                                  \
-    X(control, "ARP or IPv6 neighbour discovery (ICMPv6 133-137), for the control path")          \
-    X(not_ip, "neither IPv4, IPv6 nor ARP (or a second VLAN tag)")                                \
-    X(bad_header, "an Ethernet, IPv4 or IPv6 header a router must not forward (see L3BadHeader)") \
-    X(ttl_expired, "TTL or hop limit 0 or 1: forwarding would take it to 0")
+// What a frame is to the router. Whether a packet is for one of our own
+// addresses is the route lookup's to say, and ttl_expired speaks of
+// forwarding only: TTL 1 to our own address is still ours, so the caller
+// looks the destination up before it drops. Each verdict ends as a worker's
+// drop reason (not_ip, bad_header, ttl_expired), a punt reason (control:
+// neighbour) or a forwarded packet: counted there.
+#define PMDFWD_L3_VERDICTS(X)        \
+    X(forward_v4, "forward_v4")      \
+    X(forward_v6, "forward_v6")      \
+    X(control, "control")            \
+    X(not_ip, "not_ip")              \
+    X(bad_header, "bad_header")      \
+    X(ttl_expired, "ttl_expired")
 
-// Why a header is bad; none unless the verdict is bad_header.
-#define PMDFWD_L3_BAD_HEADERS(X)                                                                  \
-    X(none, "the header is good")                                                                 \
-    X(runt, "the Ethernet, VLAN or IP header (options included) is not all in the first segment") \
-    X(bad_version, "the IP version is not the one the ethertype names")                           \
-    X(bad_ihl, "IPv4 header length under 5 words")                                                \
-    X(bad_length, "the IP length is under its header's or over what the frame carries")           \
-    X(bad_checksum, "the IPv4 header checksum is wrong")                                          \
-    X(bad_option, "an IPv4 option of length under 2 or running past the header")
+// Which check a bad header failed (none unless the verdict is bad_header):
+// a short one (runt: not all in the first segment), the version, the IHL,
+// the lengths, the IPv4 checksum, an IPv4 option. The worker counts them
+// all as drop reason bad_header, whose sentence names them.
+#define PMDFWD_L3_BAD_HEADERS(X)     \
+    X(none, "none")                  \
+    X(runt, "runt")                  \
+    X(bad_version, "bad_version")    \
+    X(bad_ihl, "bad_ihl")            \
+    X(bad_length, "bad_length")      \
+    X(bad_checksum, "bad_checksum")  \
+    X(bad_option, "bad_option")
 
-enum class L3Verdict : uint8_t {
-#define PMDFWD_L3_ENUM(name, help) name,
-    PMDFWD_L3_VERDICTS(PMDFWD_L3_ENUM)
-#undef PMDFWD_L3_ENUM
-};
+enum class L3Verdict : uint8_t { PMDFWD_L3_VERDICTS(PMDFWD_ENUM_MEMBER) };
+enum class L3BadHeader : uint8_t { PMDFWD_L3_BAD_HEADERS(PMDFWD_ENUM_MEMBER) };
 
-enum class L3BadHeader : uint8_t {
-#define PMDFWD_L3_ENUM(name, help) name,
-    PMDFWD_L3_BAD_HEADERS(PMDFWD_L3_ENUM)
-#undef PMDFWD_L3_ENUM
-};
-
-const char* l3_verdict_name(L3Verdict verdict);
-const char* l3_bad_header_name(L3BadHeader bad);
+inline constexpr std::string_view kL3VerdictNames[] = {PMDFWD_L3_VERDICTS(PMDFWD_ENUM_TEXT)};
+inline constexpr std::string_view kL3BadHeaderNames[] = {PMDFWD_L3_BAD_HEADERS(PMDFWD_ENUM_TEXT)};
+constexpr std::string_view l3_verdict_name(L3Verdict v) { return enum_name(kL3VerdictNames, v); }
+constexpr std::string_view l3_bad_header_name(L3BadHeader b) {
+    return enum_name(kL3BadHeaderNames, b);
+}
 
 constexpr uint16_t kEtherTypeIpv4 = 0x0800;
 constexpr uint16_t kEtherTypeIpv6 = 0x86dd;

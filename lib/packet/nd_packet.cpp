@@ -6,7 +6,6 @@
 
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
-#include "reason_text.hpp"
 #include "wire_bytes.hpp"
 
 namespace pmdfwd {
@@ -20,12 +19,6 @@ constexpr uint8_t kIcmpv6 = 58;
 constexpr uint8_t kNdHopLimit = 255;  // 7.1: only a neighbour on the link can send it
 constexpr uint8_t kOptionSourceLink = 1, kOptionTargetLink = 2;
 constexpr uint8_t kFlagRouter = 0x80, kFlagSolicited = 0x40, kFlagOverride = 0x20;
-
-constexpr ReasonText kNdRejectText[kNdRejectCount] = {
-#define PMDFWD_ND_TEXT(name, help) {#name, help},
-    PMDFWD_ND_REJECTS(PMDFWD_ND_TEXT)
-#undef PMDFWD_ND_TEXT
-};
 
 IpAddress load_ipv6(const uint8_t* p) {
     IpAddress a;
@@ -102,10 +95,6 @@ size_t write_nd(uint8_t* frame, size_t at, const IpAddress& src, const IpAddress
 }
 
 }  // namespace
-
-const char* nd_reject_name(NdReject reject) { return reason_name(kNdRejectText, reject); }
-
-const char* nd_reject_help(NdReject reject) { return reason_help(kNdRejectText, reject); }
 
 NdParse parse_nd(std::span<const uint8_t> ipv6) {
     if (ipv6.size() < kIpv6Len) return reject(NdReject::truncated);

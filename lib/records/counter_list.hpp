@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "enum_names.hpp"
 #include "fields.hpp"
 
 namespace pmdfwd {
@@ -42,9 +43,7 @@ constexpr Field group_field(std::string_view key, Unit unit, Tally tally, std::s
 
 }  // namespace pmdfwd
 
-// Expanders for X(name, unit, kind, help).
-#define PMDFWD_LIST_ENUM(name, unit, kind, help) name,
-#define PMDFWD_LIST_COUNT(name, unit, kind, help) +1
+// Expanders for X(name, unit, kind, help), with enum_names.hpp's.
 #define PMDFWD_LIST_U64(name, unit, kind, help) uint64_t name = 0;
 #define PMDFWD_LIST_ATOMIC(name, unit, kind, help) std::atomic<uint64_t> name{0};
 #define PMDFWD_LIST_FIELD(name, unit, kind, help) \

@@ -17,6 +17,7 @@ void Router::handle_arp(rte_mbuf* m, int port, uint16_t l3_offset, uint64_t now)
                         *address_on(port, IpFamily::v4, &target) == target;
     if (a.reject != ArpReject::none) {
         counters_.arp_ignored++;
+        counters_.arp_rejected.count(a.reject);
         return rte_pktmbuf_free(m);
     }
     const IpAddress sender = v4_address(a.packet.sender_ip);

@@ -24,8 +24,10 @@ void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
         counters_.icmp_errors_unsendable++;
         return;
     }
-    if (may_send_icmp_error(frame, to_subnet_broadcast(frame)) != IcmpErrorVeto::none) {
+    if (const IcmpErrorVeto veto = may_send_icmp_error(frame, to_subnet_broadcast(frame));
+        veto != IcmpErrorVeto::none) {
         counters_.icmp_errors_vetoed++;
+        counters_.icmp_errors_vetoed_by.count(veto);
         return;
     }
     const L3Header h = parse_l3_header(frame, m->pkt_len, true);

@@ -17,6 +17,7 @@ void Router::handle_nd(rte_mbuf* m, int port, uint16_t l3_offset, uint64_t now) 
     const NdParse nd = parse_nd(frame.subspan(l3_offset));
     if (nd.reject != NdReject::none) {
         counters_.nd_ignored++;
+        counters_.nd_rejected.count(nd.reject);
         return rte_pktmbuf_free(m);
     }
     const NdMessage& msg = nd.message;

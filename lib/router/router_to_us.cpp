@@ -27,6 +27,7 @@ void Router::handle_to_us(rte_mbuf* m, int port) {
         counters_.echo_replies++;
         return transmit(port, m);
     }
+    counters_.echo_rejected.count(r.reject);
     const auto frame = frame_of(m);
     const L3Header h = parse_l3_header(frame, m->pkt_len, true);
     const uint8_t* ip = frame.data() + h.l3_offset;

@@ -36,6 +36,18 @@ TEST_CASE("l3: the control path answers ARP, ND and ping, and resolves waiting p
         CHECK(rig.router->counters().arp_ignored == 1);
         CHECK(rig.router->neighbours().size() == 4);  // the static ones
     }
+    SECTION("an ARP packet of an operation neither request nor reply is counted by why") {
+        rig.route(
+            {arp({kBroadcast, kHost, {}}, 3, kHost, ip4("10.1.0.2"), MacAddr{}, ip4("10.1.0.1"))});
+        rig.poll();
+        CHECK(rig.control_out(kA).empty());
+        const RouterCounters c = rig.router->counters();
+        CHECK(c.arp_ignored == 1);
+        CHECK(c.arp_rejected.by_reason[size_t(ArpReject::bad_op) - 1] == 1);
+        uint64_t rejected = 0;
+        for (const uint64_t n : c.arp_rejected.by_reason) rejected += n;
+        CHECK(rejected == 1);
+    }
     SECTION("an echo request to any of our addresses is answered on the port it came in by") {
         Bytes echo = {8, 0, 0, 0, 0x12, 0x34, 0, 1};
         for (uint8_t i = 0; i < 32; ++i) echo.push_back(i);
@@ -63,6 +75,9 @@ TEST_CASE("l3: the control path answers ARP, ND and ping, and resolves waiting p
         CHECK(errors[0][14 + 20] == 3);  // destination unreachable
         CHECK(errors[0][14 + 21] == 3);  // port
         CHECK(rig.router->counters().local_dropped == 1);
+        // Not an echo request: counted by why it got no echo reply.
+        CHECK(rig.router->counters()
+                  .echo_rejected.by_reason[size_t(EchoReject::not_echo_request) - 1] == 1);
     }
     SECTION("a neighbour solicitation for our address gets an advertisement") {
         const IpAddress target = ip("2001:db8:1::1"), host = ip("2001:db8:1::2");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "arp_packet.hpp"
+#include "router_api.hpp"
 #include "l3_header.hpp"
 #include "packet_bytes.hpp"
 
@@ -195,13 +196,17 @@ TEST_CASE("arp: a buffer too short gets nothing written", "[l3][l3-control][arp]
     }
 }
 
-TEST_CASE("arp: every reason has a name and a sentence, each its own", "[l3][l3-control][arp]") {
+TEST_CASE("arp: every reason has a name of its own and is a counter of the router's",
+          "[l3][l3-control][arp]") {
     std::set<std::string> names;
-    for (size_t i = 0; i < kArpRejectCount; ++i) {
-        const auto r = ArpReject(i);
-        names.insert(arp_reject_name(r));
-        CHECK(std::string(arp_reject_help(r)).size() > 10);
-    }
+    for (size_t i = 0; i < kArpRejectCount; ++i) names.insert(std::string(arp_reject_name(ArpReject(i))));
     CHECK(names.size() == kArpRejectCount);
-    CHECK(std::string(arp_reject_name(ArpReject::count)) == "?");
+    CHECK(arp_reject_name(ArpReject::count) == "?");
+    for (size_t i = 1; i < kArpRejectCount; ++i) {
+        const std::string key = "arp_rejected_" + std::string(arp_reject_name(ArpReject(i)));
+        INFO(key);
+        const Field* f = kRouterRecord.find(key);
+        REQUIRE(f != nullptr);
+        CHECK(f->help.size() > 10);
+    }
 }

@@ -110,7 +110,7 @@ L3Header parse(const Bytes& f, bool checksum_verified = false) {
 }
 
 std::string describe(const L3Header& h) {
-    return std::string(l3_verdict_name(h.verdict)) + "/" + l3_bad_header_name(h.bad);
+    return std::string(l3_verdict_name(h.verdict)) + "/" + std::string(l3_bad_header_name(h.bad));
 }
 
 // "forward_v4/none", "bad_header/runt": one string, so a failure shows both.

@@ -34,6 +34,25 @@ inline constexpr Field kRouterFields[] = {
     group_field("punts_" #name, Unit::unit, Tally::kind, help, "punts", #name, "reason"),
     PMDFWD_ROUTER_COUNTERS(PMDFWD_LIST_FIELD, PMDFWD_PUNT_FIELD)
 #undef PMDFWD_PUNT_FIELD
+// What the control path turned away, by reason (router_counters.hpp).
+#define PMDFWD_ARP_REJECT_FIELD(name, unit, kind, help) \
+    group_field("arp_rejected_" #name, Unit::unit, Tally::kind, help, "arp_rejected", #name, "reason"),
+#define PMDFWD_ND_REJECT_FIELD(name, unit, kind, help) \
+    group_field("nd_rejected_" #name, Unit::unit, Tally::kind, help, "nd_rejected", #name, "reason"),
+#define PMDFWD_ECHO_REJECT_FIELD(name, unit, kind, help)                                      \
+    group_field("echo_rejected_" #name, Unit::unit, Tally::kind, help, "echo_rejected", #name, \
+                "reason"),
+#define PMDFWD_VETO_FIELD(name, unit, kind, help)                                  \
+    group_field("icmp_errors_vetoed_" #name, Unit::unit, Tally::kind, help,         \
+                "icmp_errors_vetoed_by", #name, "reason"),
+    PMDFWD_ARP_REJECTS(PMDFWD_ARP_REJECT_FIELD)      //
+    PMDFWD_ND_REJECTS(PMDFWD_ND_REJECT_FIELD)        //
+    PMDFWD_ECHO_REJECTS(PMDFWD_ECHO_REJECT_FIELD)    //
+    PMDFWD_ICMP_ERROR_VETOES(PMDFWD_VETO_FIELD)      //
+#undef PMDFWD_ARP_REJECT_FIELD
+#undef PMDFWD_ND_REJECT_FIELD
+#undef PMDFWD_ECHO_REJECT_FIELD
+#undef PMDFWD_VETO_FIELD
 #define PMDFWD_NEIGHBOUR_FIELD(name, unit, kind, help) \
     list_field("neighbour_" #name, Unit::unit, Tally::kind, help),
 #define PMDFWD_NEIGHBOUR_DROP_FIELD(name, unit, kind, help)                                 \
@@ -85,6 +104,13 @@ inline constexpr RecordSchema kRouterRecord{
 // Every reason a counter, each group standing together: one metric each.
 static_assert(kRouterRecord.group("punts").size() == kPuntReasonCount);
 static_assert(kRouterRecord.group("neighbour_drops").size() == kNeighbourDropCount);
+// The records index these groups by position: a reason's field is its
+// list's entry.
+static_assert(kRouterRecord.group("arp_rejected").size() == kArpRejectCount - 1);
+static_assert(kRouterRecord.group("nd_rejected").size() == kNdRejectCount - 1);
+static_assert(kRouterRecord.group("echo_rejected").size() == kEchoRejectCount - 1);
+static_assert(kRouterRecord.group("icmp_errors_vetoed_by").size() == kIcmpErrorVetoCount - 1);
+
 inline constexpr RecordSchema kRouteRecord{
     "route", "Router mode (l3) only: one route of the routing table.", fields::kRouteFields};
 inline constexpr RecordSchema kNeighbourRecord{

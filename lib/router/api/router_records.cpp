@@ -3,6 +3,16 @@
 
 namespace pmdfwd {
 
+namespace {
+
+// A group's fields, one per reason, from its counts in list order.
+template <size_t N>
+void set_group(Record& r, FieldId first, const std::array<uint64_t, N>& counts) {
+    for (size_t i = 0; i < N; ++i) r.set(Record::next(first, i), counts[i]);
+}
+
+}  // namespace
+
 Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
                      const NeighbourCounters& n) {
     Record r(kRouterRecord);
@@ -18,6 +28,11 @@ Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
     PMDFWD_ROUTER_COUNTERS(PMDFWD_ROUTER_SET, PMDFWD_PUNT_SET)
 #undef PMDFWD_ROUTER_SET
 #undef PMDFWD_PUNT_SET
+    set_group(r, kRouterRecord.group_first("arp_rejected"), c.arp_rejected.by_reason);
+    set_group(r, kRouterRecord.group_first("nd_rejected"), c.nd_rejected.by_reason);
+    set_group(r, kRouterRecord.group_first("echo_rejected"), c.echo_rejected.by_reason);
+    set_group(r, kRouterRecord.group_first("icmp_errors_vetoed_by"),
+              c.icmp_errors_vetoed_by.by_reason);
 #define PMDFWD_NEIGHBOUR_SET(name, unit, kind, help) \
     r.set(kRouterRecord.at("neighbour_" #name), n.name);
 #define PMDFWD_NEIGHBOUR_DROP_SET(name, unit, kind, help) \

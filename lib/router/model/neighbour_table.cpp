@@ -11,27 +11,6 @@ namespace pmdfwd {
 
 namespace {
 
-constexpr const char* kDropNames[] = {
-#define PMDFWD_NEIGHBOUR_DROP_NAME(name, unit, kind, help) #name,
-    PMDFWD_NEIGHBOUR_DROPS(PMDFWD_NEIGHBOUR_DROP_NAME)
-#undef PMDFWD_NEIGHBOUR_DROP_NAME
-};
-constexpr const char* kDropHelp[] = {
-#define PMDFWD_NEIGHBOUR_DROP_HELP(name, unit, kind, help) help,
-    PMDFWD_NEIGHBOUR_DROPS(PMDFWD_NEIGHBOUR_DROP_HELP)
-#undef PMDFWD_NEIGHBOUR_DROP_HELP
-};
-constexpr const char* kStateNames[] = {
-#define PMDFWD_NEIGHBOUR_STATE_NAME(name, help) #name,
-    PMDFWD_NEIGHBOUR_STATES(PMDFWD_NEIGHBOUR_STATE_NAME)
-#undef PMDFWD_NEIGHBOUR_STATE_NAME
-};
-constexpr const char* kStateHelp[] = {
-#define PMDFWD_NEIGHBOUR_STATE_HELP(name, help) help,
-    PMDFWD_NEIGHBOUR_STATES(PMDFWD_NEIGHBOUR_STATE_HELP)
-#undef PMDFWD_NEIGHBOUR_STATE_HELP
-};
-
 // What a neighbour's MAC may be: a frame sent to a group address would
 // reach every host, and no host answers for the zero one.
 bool is_neighbour_mac(const MacAddr& mac) { return mac != MacAddr{} && !is_group_mac(mac); }
@@ -41,19 +20,6 @@ std::string describe(const NeighbourKey& key) {
 }
 
 }  // namespace
-
-const char* neighbour_drop_name(NeighbourDrop reason) {
-    return reason < NeighbourDrop::count ? kDropNames[size_t(reason)] : "?";
-}
-const char* neighbour_drop_help(NeighbourDrop reason) {
-    return reason < NeighbourDrop::count ? kDropHelp[size_t(reason)] : "?";
-}
-const char* neighbour_state_name(NeighbourState state) {
-    return state < NeighbourState::count ? kStateNames[size_t(state)] : "?";
-}
-const char* neighbour_state_help(NeighbourState state) {
-    return state < NeighbourState::count ? kStateHelp[size_t(state)] : "?";
-}
 
 NeighbourTable::NeighbourTable(const L3Config& cfg)
     : max_neighbours_(cfg.max_neighbours),

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -55,26 +56,27 @@ struct NeighbourKey {
 
 enum class NeighbourDrop : uint8_t { PMDFWD_NEIGHBOUR_DROPS(PMDFWD_LIST_ENUM) count };
 constexpr size_t kNeighbourDropCount = size_t(NeighbourDrop::count);
-const char* neighbour_drop_name(NeighbourDrop reason);
-const char* neighbour_drop_help(NeighbourDrop reason);
+inline constexpr std::string_view kNeighbourDropNames[] = {
+    PMDFWD_NEIGHBOUR_DROPS(PMDFWD_LIST_NAME)};
+constexpr std::string_view neighbour_drop_name(NeighbourDrop reason) {
+    return enum_name(kNeighbourDropNames, reason);
+}
 
-#define PMDFWD_NEIGHBOUR_STATES(X)                                                         \
-    X(incomplete, "resolving: requests sent, packets waiting")                             \
-    X(reachable, "its MAC confirmed within l3.reachable_s")                                \
-    X(probe, "older than l3.reachable_s and asked again by unicast; still used meanwhile") \
-    X(stale,                                                                               \
-      "learned from a sender that was not asked (an ARP request or NS for our address): "  \
-      "used, never probed, evicted first, removed after l3.reachable_s unless confirmed")  \
-    X(permanent, "a [[neighbour]] from the config: never asked, never expires")
+// A neighbour's state; the neighbour record's state field says what each
+// means.
+#define PMDFWD_NEIGHBOUR_STATES(X) \
+    X(incomplete, "incomplete")    \
+    X(reachable, "reachable")      \
+    X(probe, "probe")              \
+    X(stale, "stale")              \
+    X(permanent, "permanent")
 
-enum class NeighbourState : uint8_t {
-#define PMDFWD_NEIGHBOUR_STATE_ENUM(name, help) name,
-    PMDFWD_NEIGHBOUR_STATES(PMDFWD_NEIGHBOUR_STATE_ENUM)
-#undef PMDFWD_NEIGHBOUR_STATE_ENUM
-        count
-};
-const char* neighbour_state_name(NeighbourState state);
-const char* neighbour_state_help(NeighbourState state);
+enum class NeighbourState : uint8_t { PMDFWD_NEIGHBOUR_STATES(PMDFWD_ENUM_MEMBER) count };
+inline constexpr std::string_view kNeighbourStateNames[] = {
+    PMDFWD_NEIGHBOUR_STATES(PMDFWD_ENUM_TEXT)};
+constexpr std::string_view neighbour_state_name(NeighbourState state) {
+    return enum_name(kNeighbourStateNames, state);
+}
 
 // Control path counters in record order, X(name, unit, kind, help) (the
 // neighbours and messages they count are events); DROP is

@@ -6,7 +6,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <array>
+
+#include "arp_packet.hpp"
 #include "counter_list.hpp"
+#include "icmp_packet.hpp"
+#include "nd_packet.hpp"
 
 namespace pmdfwd {
 
@@ -64,10 +69,25 @@ constexpr bool punt_is_icmp_error(PuntReason why) {
     X(control_tx_failed, packets, counter, "frames of the control path its TX queue did not take") \
     X(control_alloc_failed, packets, counter, "frames of the control path without a buffer")
 
+// What the control path turned away, by reason: each reason of a list of
+// lib/packet (ARP, ND, echo, ICMP error vetoes) is a counter of its group
+// in the router record; none is not a reason.
+template <class Reason, size_t N>
+struct ReasonCounts {
+    std::array<uint64_t, N - 1> by_reason{};
+    void count(Reason r) {
+        if (r != Reason::none && size_t(r) < N) ++by_reason[size_t(r) - 1];
+    }
+};
+
 struct RouterCounters {
 #define PMDFWD_ROUTER_PUNT_FIELD(name, unit, kind, help) uint64_t punts_##name = 0;
     PMDFWD_ROUTER_COUNTERS(PMDFWD_LIST_U64, PMDFWD_ROUTER_PUNT_FIELD)
 #undef PMDFWD_ROUTER_PUNT_FIELD
+    ReasonCounts<ArpReject, kArpRejectCount> arp_rejected;
+    ReasonCounts<NdReject, kNdRejectCount> nd_rejected;
+    ReasonCounts<EchoReject, kEchoRejectCount> echo_rejected;
+    ReasonCounts<IcmpErrorVeto, kIcmpErrorVetoCount> icmp_errors_vetoed_by;
 
     // The counter of a reason; nullptr for a value that is none.
     uint64_t* punts_for(PuntReason why) {
