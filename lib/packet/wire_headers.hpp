@@ -1,6 +1,6 @@
 // The Ethernet, IPv4 and IPv6 headers a router reads, by field name: their
 // wire layouts (each mirrors DPDK's rte_ether_hdr, rte_ipv4_hdr and
-// rte_ipv6_hdr, checked in lib/dataplane/wire_headers_check.cpp) and views
+// rte_ipv6_hdr, checked in lib/router/fastpath/wire_headers_check.cpp) and views
 // that read a field from the bytes a header starts at. Pure, no DPDK; a
 // view is a pointer and its reads are the loads of plain offsets, so the
 // workers use them per packet at no cost. The caller has checked that the
