@@ -206,8 +206,7 @@ const Command kCommands[] = {
          [](TelemetryClient* c, const CommandArgs&) {
              // pmdctl's own pair of two answers, not a record of pmdfwd's:
              // its keys are strings, and --json prints it as it is.
-             return Json{{"info", need(c->query(ep::kInfo))},
-                         {"plan", need(c->query(ep::kPlan))}};
+             return Json{{"info", need(c->query(ep::kInfo))}, {"plan", need(c->query(ep::kPlan))}};
          },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_plan(j["info"], j["plan"]); }},
@@ -254,8 +253,7 @@ const Command kCommands[] = {
     {.words = {"show", "router"},
      .help = "Router mode: table sizes and the control path's counters (ARP, ND, ICMP)",
      .asks = {&ep::kRouter},
-     .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return need(c->query(ep::kRouter)); },
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query(ep::kRouter)); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_router(j); }},
     {.words = {"route", "add"},
@@ -263,9 +261,8 @@ const Command kCommands[] = {
      .asks = {&ep::kRouteAdd},
      .fetch =
          [](TelemetryClient* c, const CommandArgs& a) {
-             return need(c->query(ep::kRouteAdd, a.prefix + "," +
-                                                           (a.via.empty() ? "-" : a.via) +
-                                                           (a.port.empty() ? "" : "," + a.port)));
+             return need(c->query(ep::kRouteAdd, a.prefix + "," + (a.via.empty() ? "-" : a.via) +
+                                                     (a.port.empty() ? "" : "," + a.port)));
          },
      .render = result_text,
      .options =
@@ -311,21 +308,18 @@ const Command kCommands[] = {
      .asks = {&ep::kStats, &ep::kWorkers, &ep::kWorker},
      // --json is the /pmdfwd/stats dict as it is; per-worker records are
      // `show workers --json`.
-     .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return need(c->query(ep::kStats)); },
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query(ep::kStats)); },
      .render = [](TelemetryClient* c, const Json& totals,
                   const CommandArgs&) { return render_stats(totals, list(workers(*c))); }},
     {.words = {"clear", "stats"},
      .help = "Set a new baseline for worker and port stats",
      .asks = {&ep::kClear},
-     .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return need(c->query(ep::kClear)); },
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query(ep::kClear)); },
      .render = result_text},
     {.words = {"shutdown"},
      .help = "Ask pmdfwd to stop gracefully",
      .asks = {&ep::kShutdown},
-     .fetch = [](TelemetryClient* c,
-                 const CommandArgs&) { return need(c->query(ep::kShutdown)); },
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query(ep::kShutdown)); },
      .render = result_text},
     {.words = {"watch"},
      .help = "Per-worker and total rates, every interval",

@@ -55,7 +55,6 @@ Json fields_json() {
     return out;
 }
 
-
 std::string render_endpoints(bool markdown) {
     if (markdown) return pmdfwd::endpoints_markdown(pmdfwd::kEndpoints);
     Table t;
@@ -66,8 +65,9 @@ std::string render_endpoints(bool markdown) {
     for (const auto* e : pmdfwd::kEndpoints) {
         const std::string answer = std::string(pmdfwd::to_string(e->shape)) +
                                    (e->schema ? " of " + std::string(e->schema->name) : "");
-        t.rows.push_back({std::string(e->path), e->parameter.empty() ? "-" : std::string(e->parameter),
-                          answer, std::string(e->help)});
+        t.rows.push_back({std::string(e->path),
+                          e->parameter.empty() ? "-" : std::string(e->parameter), answer,
+                          std::string(e->help)});
     }
     return t.render();
 }

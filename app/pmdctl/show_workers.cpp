@@ -41,10 +41,11 @@ constexpr TableColumn kWorkerTable[] = {
     field_column(worker_field("drops")),
     field_column(worker_field("handoff_out")),
     field_column(worker_field("handoff_in")),
-    derived_column("empty%",
-                   "share of polls that returned no packet and found no handoff waiting "
-                   "(`empty_polls / polls`)",
-                   [](const Json& w) { return pmdfwd::percent(u64(w, kEmptyPolls), u64(w, kPolls)); }),
+    derived_column(
+        "empty%",
+        "share of polls that returned no packet and found no handoff waiting "
+        "(`empty_polls / polls`)",
+        [](const Json& w) { return pmdfwd::percent(u64(w, kEmptyPolls), u64(w, kPolls)); }),
     field_column(worker_field("busy_permille")),
     field_column(worker_field("cycles_per_pkt")),
 };
@@ -63,8 +64,7 @@ constexpr TableColumn kTimeTable[] = {
 std::string time_split(const std::vector<Json>& workers, Shown& shown) {
     Table t = table_of(kTimeTable, shown);
     shown.insert(worker_field("cpu_ns"));
-    for (const auto& w : workers)
-        t.rows.push_back(row_of(kTimeTable, w));
+    for (const auto& w : workers) t.rows.push_back(row_of(kTimeTable, w));
     return "\ntime (busy: forwarding, spin: polling empty queues, sleep: asleep or waiting on rx "
            "interrupts; cpu: the thread's CPU time, as the kernel counts it):\n" +
            t.render();
@@ -146,11 +146,15 @@ const std::span<const TableColumn> kWorkerTimeColumns = kTimeTable;
 std::string render_workers(const std::vector<Json>& workers) {
     if (workers.empty()) return "no workers\n";
     // The path column shows the ports and queues; burst_sizes the full bursts.
-    Shown shown = {worker_field("rx_port"), worker_field("rx_queue"), worker_field("tx_port"),
-                   worker_field("tx_queue"), kPolls, kEmptyPolls, worker_field("full_bursts")};
+    Shown shown = {worker_field("rx_port"),
+                   worker_field("rx_queue"),
+                   worker_field("tx_port"),
+                   worker_field("tx_queue"),
+                   kPolls,
+                   kEmptyPolls,
+                   worker_field("full_bursts")};
     Table t = table_of(kWorkerTable, shown);
-    for (const auto& w : workers)
-        t.rows.push_back(row_of(kWorkerTable, w));
+    for (const auto& w : workers) t.rows.push_back(row_of(kWorkerTable, w));
     std::string out = t.render();
     out += loop_health(workers, shown);
     if (has(workers.front(), worker_field("poll"))) out += time_split(workers, shown);

@@ -21,16 +21,15 @@
 
 namespace pmdfwd {
 
-
 // Every endpoint pmdfwd serves, module by module.
 inline constexpr auto kEndpoints = join<const Endpoint*>(
     endpoints::kApplianceEndpoints, endpoints::kNetlogEndpoints, endpoints::kRouterEndpoints);
 
 // Every record kind, in docs/cli.md's order.
 inline constexpr const RecordSchema* kRecordSchemas[] = {
-    &kInfoRecord, &kWorkerRecord,    &kStatsRecord,   &kLatencyRecord, &kPortRecord,
-    &kPoolRecord, &kLogRecord,       &kLogTestRecord, &kRouterRecord,  &kRouteRecord,
-    &kNeighbourRecord, &kResultRecord,
+    &kInfoRecord,   &kWorkerRecord, &kStatsRecord,     &kLatencyRecord,
+    &kPortRecord,   &kPoolRecord,   &kLogRecord,       &kLogTestRecord,
+    &kRouterRecord, &kRouteRecord,  &kNeighbourRecord, &kResultRecord,
 };
 
 // The records a scrape turns into metrics, in the order the exporter reads

@@ -157,7 +157,7 @@ class Appliance final : public ControlTarget {
     std::vector<PoolEntry> pools_;  // the plan's pools first, then spare and log channel pools
     std::vector<PortEntry> ports_;
     std::vector<WorkerEntry> workers_;
-    std::unique_ptr<Router> router_;  // mode l3 only
+    std::unique_ptr<Router> router_;                     // mode l3 only
     std::unique_ptr<RouterEndpoints> router_endpoints_;  // while router_ and the control plane run
     std::unique_ptr<NetlogChannel> netlog_;
     std::unique_ptr<CaptureServer> capture_;         // null: [control] capture = false

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "config_place.hpp"
 #include "devargs.hpp"
 #include "l3_config_check.hpp"
 #include "lcore_list.hpp"
@@ -15,16 +16,6 @@ namespace pmdfwd {
 
 namespace {
 
-ConfigError at(const Config& cfg, SourceLoc loc, std::string key, std::string message) {
-    return ConfigError{cfg.source_name, loc.line, loc.column, std::move(key), std::move(message)};
-}
-
-int port_index(const Config& cfg, const std::string& name) {
-    for (size_t i = 0; i < cfg.ports.size(); ++i)
-        if (cfg.ports[i].name == name) return int(i);
-    return kNoPort;
-}
-
 std::variant<std::vector<int>, ConfigError> resolve_pairs(const Config& cfg) {
     std::vector<int> out(cfg.ports.size(), kNoPort);
     for (const auto& pair : cfg.forward.pairs) {
@@ -32,11 +23,12 @@ std::variant<std::vector<int>, ConfigError> resolve_pairs(const Config& cfg) {
         const int to = port_index(cfg, pair.to);
         for (const auto* name : {&pair.from, &pair.to})
             if (port_index(cfg, *name) == kNoPort)
-                return at(cfg, pair.loc, "forward.pairs",
-                          "pair names port '" + *name + "', which is not a configured [[port]]");
+                return config_error_at(
+                    cfg, pair.loc, "forward.pairs",
+                    "pair names port '" + *name + "', which is not a configured [[port]]");
         if (out[size_t(from)] != kNoPort)
-            return at(cfg, pair.loc, "forward.pairs",
-                      "port '" + pair.from + "' is the source of more than one pair");
+            return config_error_at(cfg, pair.loc, "forward.pairs",
+                                   "port '" + pair.from + "' is the source of more than one pair");
         out[size_t(from)] = to;
     }
     return out;
@@ -61,10 +53,11 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
         return q.rx <= limits->max_rx_queues && q.tx <= limits->max_tx_queues;
     };
     if (limits && pp.rx_queues > limits->max_rx_queues)
-        return at(cfg, port.loc, "port[" + std::to_string(p) + "].rx_queues",
-                  "port '" + port.name + "' (" + limits->driver + ") allows at most " +
-                      std::to_string(limits->max_rx_queues) + " rx queues but the plan needs " +
-                      std::to_string(pp.rx_queues) + "; lower rx_queues for this port");
+        return config_error_at(cfg, port.loc, "port[" + std::to_string(p) + "].rx_queues",
+                               "port '" + port.name + "' (" + limits->driver + ") allows at most " +
+                                   std::to_string(limits->max_rx_queues) +
+                                   " rx queues but the plan needs " + std::to_string(pp.rx_queues) +
+                                   "; lower rx_queues for this port");
     const SourceLoc loc = port.tx_loc.line ? port.tx_loc : port.loc;
     const std::string key = "port[" + std::to_string(p) + "].tx";
     pp.tx = port.tx;
@@ -73,21 +66,22 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
         pp.tx = !limits || fits(uint16_t(senders.size())) ? TxMode::per_worker : TxMode::owner;
     if (pp.tx == TxMode::per_worker) {
         if (limits && !fits(uint16_t(senders.size())))
-            return at(cfg, loc, key,
-                      "port '" + port.name + "' (" + limits->driver + ") allows at most " +
-                          std::to_string(limits->max_tx_queues) + " tx queues but tx = " +
-                          "\"per-worker\" needs " + std::to_string(senders.size() + extra) +
-                          " (one per sending worker" + (extra ? ", one for the log channel" : "") +
-                          "); set tx = \"owner\" or \"auto\"");
+            return config_error_at(
+                cfg, loc, key,
+                "port '" + port.name + "' (" + limits->driver + ") allows at most " +
+                    std::to_string(limits->max_tx_queues) + " tx queues but tx = " +
+                    "\"per-worker\" needs " + std::to_string(senders.size() + extra) +
+                    " (one per sending worker" + (extra ? ", one for the log channel" : "") +
+                    "); set tx = \"owner\" or \"auto\"");
         for (auto* w : senders) w->tx_queue = pp.tx_queues++;
         if (extra) pp.netlog_queue = pp.tx_queues++;
         return std::nullopt;
     }
     if (senders.empty()) {
         if (limits && !fits(0))
-            return at(cfg, loc, key,
-                      "port '" + port.name + "' (" + limits->driver +
-                          ") cannot set up a tx queue for the log channel");
+            return config_error_at(cfg, loc, key,
+                                   "port '" + port.name + "' (" + limits->driver +
+                                       ") cannot set up a tx queue for the log channel");
         if (extra) pp.netlog_queue = pp.tx_queues++;
         return std::nullopt;
     }
@@ -100,11 +94,12 @@ std::optional<ConfigError> assign_tx_queues(const Config& cfg, size_t p, const P
         uint16_t most = 1;
         while (most < owners.size() && fits(uint16_t(most + 1))) ++most;
         if (!fits(most))
-            return at(cfg, loc, key,
-                      "port '" + port.name + "' (" + limits->driver + ") cannot set up " +
-                          (extra ? "a tx queue for its workers and one for the log channel; "
-                                   "put [netlog] on another port"
-                                 : "even one tx queue"));
+            return config_error_at(
+                cfg, loc, key,
+                "port '" + port.name + "' (" + limits->driver + ") cannot set up " +
+                    (extra ? "a tx queue for its workers and one for the log channel; "
+                             "put [netlog] on another port"
+                           : "even one tx queue"));
         owners.resize(most);
     }
     pp.tx_queues = uint16_t(owners.size());
@@ -130,9 +125,10 @@ std::optional<ConfigError> assign_l3_tx_queues(const Config& cfg, size_t p,
     const SourceLoc loc = port.tx_loc.line ? port.tx_loc : port.loc;
     const std::string key = "port[" + std::to_string(p) + "].tx";
     if (port.tx == TxMode::owner)
-        return at(cfg, loc, key,
-                  "mode \"l3\" gives every worker a TX queue of its own on each routed port; "
-                  "tx = \"owner\" is for \"patch\" and \"l2\"");
+        return config_error_at(
+            cfg, loc, key,
+            "mode \"l3\" gives every worker a TX queue of its own on each routed port; "
+            "tx = \"owner\" is for \"patch\" and \"l2\"");
     pp.tx = TxMode::per_worker;
     const bool routed = !port.addresses.empty();
     const uint16_t extra = cfg.netlog.enabled && cfg.netlog.port == port.name ? 1 : 0;
@@ -140,12 +136,12 @@ std::optional<ConfigError> assign_l3_tx_queues(const Config& cfg, size_t p,
     if (limits) {
         const QueueCounts q = configured_queue_counts(limits->driver, pp.rx_queues, wanted);
         if (q.rx > limits->max_rx_queues || q.tx > limits->max_tx_queues)
-            return at(cfg, loc, key,
-                      "port '" + port.name + "' (" + limits->driver + ") allows at most " +
-                          std::to_string(limits->max_tx_queues) +
-                          " tx queues but mode \"l3\" needs " + std::to_string(wanted) +
-                          " (one per worker, one for the control path" +
-                          (extra ? ", one for the log channel" : "") + ")");
+            return config_error_at(
+                cfg, loc, key,
+                "port '" + port.name + "' (" + limits->driver + ") allows at most " +
+                    std::to_string(limits->max_tx_queues) + " tx queues but mode \"l3\" needs " +
+                    std::to_string(wanted) + " (one per worker, one for the control path" +
+                    (extra ? ", one for the log channel" : "") + ")");
     }
     for (auto& w : plan.workers) {
         w.l3_tx_queue.resize(cfg.ports.size(), -1);
@@ -221,17 +217,18 @@ std::optional<ConfigError> check_pool_size(const Config& cfg, const Plan& plan) 
         const bool pool_in_file = cfg.pool.loc.line != 0;
         const std::string key =
             pool_in_file ? "pool.mbufs" : "port[" + std::to_string(w.rx_port) + "].rx_desc";
-        return at(cfg, pool_in_file ? cfg.pool.loc : rx.loc, key,
-                  std::to_string(cfg.pool.mbufs) + " mbufs per pool is too few for worker " +
-                      std::to_string(w.id) + " (" + why + " = " + std::to_string(need) +
-                      "); raise pool.mbufs or lower the descriptor counts");
+        return config_error_at(cfg, pool_in_file ? cfg.pool.loc : rx.loc, key,
+                               std::to_string(cfg.pool.mbufs) +
+                                   " mbufs per pool is too few for worker " + std::to_string(w.id) +
+                                   " (" + why + " = " + std::to_string(need) +
+                                   "); raise pool.mbufs or lower the descriptor counts");
     }
     if (shared && cfg.pool.mbufs < shared_need)
-        return at(cfg, cfg.pool.loc, "pool.mbufs",
-                  std::to_string(cfg.pool.mbufs) + " mbufs in the shared pool is too few for " +
-                      std::to_string(plan.workers.size()) + " workers (" + shared_why + " = " +
-                      std::to_string(shared_need) +
-                      "); raise pool.mbufs or lower the descriptor counts");
+        return config_error_at(
+            cfg, cfg.pool.loc, "pool.mbufs",
+            std::to_string(cfg.pool.mbufs) + " mbufs in the shared pool is too few for " +
+                std::to_string(plan.workers.size()) + " workers (" + shared_why + " = " +
+                std::to_string(shared_need) + "); raise pool.mbufs or lower the descriptor counts");
     return std::nullopt;
 }
 
@@ -258,19 +255,21 @@ std::optional<ConfigError> check_poll_modes(const Config& cfg,
         const std::string driver =
             limits ? (*limits)[w.rx_port].driver : std::string(vdev_driver(port.devargs));
         if (lacks_rx_interrupts(driver))
-            return at(cfg, loc, key,
-                      "port '" + port.name + "' (" + driver +
-                          ") has no rx interrupts, so its workers cannot poll = \"interrupt\"; "
-                          "use \"adaptive\" (spins, then sleeps) or \"busy\"");
+            return config_error_at(
+                cfg, loc, key,
+                "port '" + port.name + "' (" + driver +
+                    ") has no rx interrupts, so its workers cannot poll = \"interrupt\"; "
+                    "use \"adaptive\" (spins, then sleeps) or \"busy\"");
         for (const auto& s : plan.workers)
             if (s.handoff_to == int(w.id))
-                return at(cfg, loc, key,
-                          "worker " + std::to_string(w.id) + " (port '" + port.name + "' rxq " +
-                              std::to_string(w.rx_queue) +
-                              ") would wait on rx interrupts while owning a TX queue that worker " +
-                              std::to_string(s.id) +
-                              " hands its bursts to; give the sending port's workers TX queues "
-                              "of their own (tx = \"per-worker\") or use poll = \"adaptive\"");
+                return config_error_at(
+                    cfg, loc, key,
+                    "worker " + std::to_string(w.id) + " (port '" + port.name + "' rxq " +
+                        std::to_string(w.rx_queue) +
+                        ") would wait on rx interrupts while owning a TX queue that worker " +
+                        std::to_string(s.id) +
+                        " hands its bursts to; give the sending port's workers TX queues "
+                        "of their own (tx = \"per-worker\") or use poll = \"adaptive\"");
     }
     return std::nullopt;
 }
@@ -279,34 +278,36 @@ std::optional<ConfigError> check_poll_modes(const Config& cfg,
 
 PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) {
     if (cfg.ports.empty())
-        return at(cfg, {1, 1}, "port", "the config declares no [[port]]; at least one is needed");
+        return config_error_at(cfg, {1, 1}, "port",
+                               "the config declares no [[port]]; at least one is needed");
     std::set<std::string> names;
     for (size_t i = 0; i < cfg.ports.size(); ++i) {
         const auto& p = cfg.ports[i];
         const std::string key = "port[" + std::to_string(i) + "].name";
         if (!names.insert(p.name).second)
-            return at(cfg, p.loc, key, "port name '" + p.name + "' is used twice");
+            return config_error_at(cfg, p.loc, key, "port name '" + p.name + "' is used twice");
         const unsigned needed = kPktmbufHeadroom + p.mtu + kL2Overhead;
         if (cfg.pool.data_room < needed)
-            return at(cfg, p.loc, "port[" + std::to_string(i) + "].mtu",
-                      "mtu " + std::to_string(p.mtu) +
-                          " needs pool.data_room >= " + std::to_string(needed) + " (it is " +
-                          std::to_string(cfg.pool.data_room) + ")");
+            return config_error_at(cfg, p.loc, "port[" + std::to_string(i) + "].mtu",
+                                   "mtu " + std::to_string(p.mtu) +
+                                       " needs pool.data_room >= " + std::to_string(needed) +
+                                       " (it is " + std::to_string(cfg.pool.data_room) + ")");
     }
 
     // EAL would probe one device once: the second port would find no port id.
     for (size_t i = 0; i < cfg.ports.size(); ++i)
         for (size_t j = 0; j < i; ++j)
             if (device_key(cfg.ports[i].devargs) == device_key(cfg.ports[j].devargs))
-                return at(cfg, cfg.ports[i].devargs_loc, "port[" + std::to_string(i) + "].devargs",
-                          "port '" + cfg.ports[i].name + "' uses device '" +
-                              device_key(cfg.ports[i].devargs) + "', as port '" +
-                              cfg.ports[j].name + "' does; each device backs one port");
+                return config_error_at(
+                    cfg, cfg.ports[i].devargs_loc, "port[" + std::to_string(i) + "].devargs",
+                    "port '" + cfg.ports[i].name + "' uses device '" +
+                        device_key(cfg.ports[i].devargs) + "', as port '" + cfg.ports[j].name +
+                        "' does; each device backs one port");
 
     // dpdk-dumpcap is a DPDK secondary process: it maps pmdfwd's memory from
     // the files EAL keeps in hugetlbfs, and --no-huge memory has none.
     if (cfg.control.capture && !cfg.eal.hugepages)
-        return at(
+        return config_error_at(
             cfg, cfg.control.capture_loc, "control.capture",
             std::string("capture needs hugepages: dpdk-dumpcap attaches as a DPDK secondary "
                         "process and maps pmdfwd's memory from hugetlbfs, which a run "
@@ -320,20 +321,22 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
     if (cfg.control.capture)
         for (const auto& arg : cfg.eal.extra_args)
             if (arg.size() >= 2 && arg[0] == '-' && arg[1] == 'd')
-                return at(cfg, cfg.eal.extra_args_loc, "eal.extra_args",
-                          "'" + arg +
-                              "' loads a driver library that dpdk-dumpcap does not load, so "
-                              "their mempool drivers would differ and a capture's pool would run "
-                              "the wrong one here; remove it, or set control.capture = false");
+                return config_error_at(
+                    cfg, cfg.eal.extra_args_loc, "eal.extra_args",
+                    "'" + arg +
+                        "' loads a driver library that dpdk-dumpcap does not load, so "
+                        "their mempool drivers would differ and a capture's pool would run "
+                        "the wrong one here; remove it, or set control.capture = false");
 
     if (cfg.netlog.enabled) {
         const PortConfig* nl = cfg.find_port(cfg.netlog.port);
         // The longest datagram: 1000 bytes of payload, UDP and IPv4 headers, DF set.
         constexpr unsigned kNetlogIpLen = 1000 + 8 + 20;
         if (nl && nl->mtu < kNetlogIpLen)
-            return at(cfg, cfg.netlog.port_loc, "netlog.port",
-                      "port '" + nl->name + "' has mtu " + std::to_string(nl->mtu) +
-                          "; the log channel's datagrams need " + std::to_string(kNetlogIpLen));
+            return config_error_at(cfg, cfg.netlog.port_loc, "netlog.port",
+                                   "port '" + nl->name + "' has mtu " + std::to_string(nl->mtu) +
+                                       "; the log channel's datagrams need " +
+                                       std::to_string(kNetlogIpLen));
     }
 
     if (auto e = check_l3_config(cfg)) return *e;
@@ -345,25 +348,27 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
     if (cfg.forward.mode == ForwardMode::l2) {
         for (const auto& [name, mac] : cfg.forward.next_hop_mac)
             if (port_index(cfg, name) == kNoPort)
-                return at(cfg, cfg.forward.next_hop_loc, "forward.next_hop_mac." + name,
-                          "names port '" + name + "', which is not a configured [[port]]");
+                return config_error_at(
+                    cfg, cfg.forward.next_hop_loc, "forward.next_hop_mac." + name,
+                    "names port '" + name + "', which is not a configured [[port]]");
         // Point at the table that lacks the entry, or at the mode that needs it.
         const SourceLoc missing_loc =
             cfg.forward.next_hop_loc.line ? cfg.forward.next_hop_loc : cfg.forward.mode_loc;
         for (const int to : out_port)
             if (to != kNoPort && !cfg.forward.next_hop_mac.count(cfg.ports[size_t(to)].name))
-                return at(cfg, missing_loc, "forward.next_hop_mac",
-                          "l2 mode sends on port '" + cfg.ports[size_t(to)].name +
-                              "' but next_hop_mac has no entry for it");
+                return config_error_at(cfg, missing_loc, "forward.next_hop_mac",
+                                       "l2 mode sends on port '" + cfg.ports[size_t(to)].name +
+                                           "' but next_hop_mac has no entry for it");
     } else if (!cfg.forward.next_hop_mac.empty()) {
-        return at(cfg, cfg.forward.next_hop_loc, "forward.next_hop_mac",
-                  "next_hop_mac is used only by mode \"l2\"; remove it or set mode = \"l2\"");
+        return config_error_at(
+            cfg, cfg.forward.next_hop_loc, "forward.next_hop_mac",
+            "next_hop_mac is used only by mode \"l2\"; remove it or set mode = \"l2\"");
     }
 
     const auto lcores = parse_lcore_list(cfg.eal.lcores);
     if (!lcores.error.empty())
-        return at(cfg, cfg.eal.lcores_loc, "eal.lcores",
-                  "'" + cfg.eal.lcores + "': " + lcores.error);
+        return config_error_at(cfg, cfg.eal.lcores_loc, "eal.lcores",
+                               "'" + cfg.eal.lcores + "': " + lcores.error);
 
     Plan plan;
     plan.main_lcore = lcores.lcores.front();
@@ -372,20 +377,22 @@ PlanResult build_plan(const Config& cfg, const std::vector<PortLimits>* limits) 
     for (const auto& p : cfg.ports) worker_count += p.rx_queues;
     const size_t available = lcores.lcores.size() - 1;
     if (worker_count == 0)
-        return at(cfg, {1, 1}, "port", "no port has rx_queues > 0, so nothing would be polled");
+        return config_error_at(cfg, {1, 1}, "port",
+                               "no port has rx_queues > 0, so nothing would be polled");
     if (worker_count > available) {
         const std::string why = "the ports need " + std::to_string(worker_count) +
                                 " worker lcores (one per port rx queue) but '" + cfg.eal.lcores +
                                 "' gives " + std::to_string(available) +
                                 " after the main lcore; add lcores or lower rx_queues";
-        if (cfg.eal.lcores_loc.line) return at(cfg, cfg.eal.lcores_loc, "eal.lcores", why);
+        if (cfg.eal.lcores_loc.line)
+            return config_error_at(cfg, cfg.eal.lcores_loc, "eal.lcores", why);
         // eal.lcores is the default, not in the file: blame the first port
         // whose queues go past the default's workers.
         size_t p = 0;
         for (unsigned sum = 0; p + 1 < cfg.ports.size(); ++p)
             if ((sum += cfg.ports[p].rx_queues) > available) break;
-        return at(cfg, cfg.ports[p].loc, "port[" + std::to_string(p) + "].rx_queues",
-                  why + " (eal.lcores is not set, so its default applies)");
+        return config_error_at(cfg, cfg.ports[p].loc, "port[" + std::to_string(p) + "].rx_queues",
+                               why + " (eal.lcores is not set, so its default applies)");
     }
 
     for (size_t p = 0; p < cfg.ports.size(); ++p) {

@@ -128,10 +128,10 @@ void control_attach(ControlTarget* target) {
     register_endpoints(kEndpoints);
     g_bindings.clear();
     for (const auto& s : kServed)
-        g_bindings.emplace_back(*s.endpoint, [target, fn = s.handler](std::string_view params,
-                                                                      Reply& reply) {
-            return fn(*target, params, reply);
-        });
+        g_bindings.emplace_back(*s.endpoint,
+                                [target, fn = s.handler](std::string_view params, Reply& reply) {
+                                    return fn(*target, params, reply);
+                                });
     std::lock_guard lock(control_mutex());
     g_target = target;
 }

@@ -9,8 +9,8 @@
 #include <cerrno>
 #include <charconv>
 #include <map>
-#include <utility>
 #include <mutex>
+#include <utility>
 
 #include "control.hpp"
 

@@ -32,8 +32,7 @@ class Reply {
     void lines(const std::vector<std::string>& lines);
     // Rows first .. first + rows.size() of a table of `total`, a column per
     // field of the schema.
-    void page(const RecordSchema& schema, std::span<const Record> rows, size_t first,
-              size_t total);
+    void page(const RecordSchema& schema, std::span<const Record> rows, size_t first, size_t total);
 
   private:
     rte_tel_data* d_;

@@ -18,17 +18,21 @@ namespace pmdfwd {
 
 // Why an ARP packet is not read, X(name, unit, kind, help): each a counter
 // of the router's (arp_rejected_<reason>); none when it is read.
-#define PMDFWD_ARP_REJECTS(X)                                                          \
-    X(truncated, packets, counter, "shorter than the 28 bytes of an Ethernet/IPv4 ARP packet")           \
-    X(not_ethernet, packets, counter, "hardware type not 1 (Ethernet) or hardware address length not 6") \
-    X(not_ipv4, packets, counter, "protocol type not 0x0800 (IPv4) or protocol address length not 4")    \
-    X(bad_op, packets, counter, "an operation other than 1 (request) and 2 (reply), RARP's and InARP's too")
+#define PMDFWD_ARP_REJECTS(X)                                                                  \
+    X(truncated, packets, counter, "shorter than the 28 bytes of an Ethernet/IPv4 ARP packet") \
+    X(not_ethernet, packets, counter,                                                          \
+      "hardware type not 1 (Ethernet) or hardware address length not 6")                       \
+    X(not_ipv4, packets, counter,                                                              \
+      "protocol type not 0x0800 (IPv4) or protocol address length not 4")                      \
+    X(bad_op, packets, counter,                                                                \
+      "an operation other than 1 (request) and 2 (reply), RARP's and InARP's too")
 
 enum class ArpReject : uint8_t { none, PMDFWD_ARP_REJECTS(PMDFWD_LIST_ENUM) count };
 
 constexpr size_t kArpRejectCount = size_t(ArpReject::count);
 
-inline constexpr std::string_view kArpRejectNames[] = {"none", PMDFWD_ARP_REJECTS(PMDFWD_LIST_NAME)};
+inline constexpr std::string_view kArpRejectNames[] = {"none",
+                                                       PMDFWD_ARP_REJECTS(PMDFWD_LIST_NAME)};
 constexpr std::string_view arp_reject_name(ArpReject reject) {
     return enum_name(kArpRejectNames, reject);
 }

@@ -20,21 +20,25 @@ namespace pmdfwd {
 // Why an echo request is not answered, X(name, unit, kind, help): each a
 // counter of the router's (echo_rejected_<reason>); none when it was.
 #define PMDFWD_ECHO_REJECTS(X)                                                                     \
-    X(bad_ip_header, packets, counter, "an Ethernet or IP header a router does not accept (see parse_l3_header)")    \
-    X(not_echo_request, packets, counter,                                                                            \
+    X(bad_ip_header, packets, counter,                                                             \
+      "an Ethernet or IP header a router does not accept (see parse_l3_header)")                   \
+    X(not_echo_request, packets, counter,                                                          \
       "not an ICMP echo request (type 8) or ICMPv6 echo request (128) right behind the IP header") \
-    X(fragment, packets, counter, "an IPv4 fragment: a router does not reassemble, so it cannot check or answer it") \
-    X(truncated, packets, counter, "an ICMP message shorter than its 8-byte header")                                 \
-    X(bad_checksum, packets, counter, "the ICMP or ICMPv6 checksum is wrong")                                        \
-    X(source_not_unicast, packets, counter, "from an address that names no single host: no one to answer")           \
-    X(destination_not_unicast, packets, counter,                                                                     \
+    X(fragment, packets, counter,                                                                  \
+      "an IPv4 fragment: a router does not reassemble, so it cannot check or answer it")           \
+    X(truncated, packets, counter, "an ICMP message shorter than its 8-byte header")               \
+    X(bad_checksum, packets, counter, "the ICMP or ICMPv6 checksum is wrong")                      \
+    X(source_not_unicast, packets, counter,                                                        \
+      "from an address that names no single host: no one to answer")                               \
+    X(destination_not_unicast, packets, counter,                                                   \
       "to a multicast or broadcast address: the reply's source would not be one of ours")
 
 enum class EchoReject : uint8_t { none, PMDFWD_ECHO_REJECTS(PMDFWD_LIST_ENUM) count };
 
 constexpr size_t kEchoRejectCount = size_t(EchoReject::count);
 
-inline constexpr std::string_view kEchoRejectNames[] = {"none", PMDFWD_ECHO_REJECTS(PMDFWD_LIST_NAME)};
+inline constexpr std::string_view kEchoRejectNames[] = {"none",
+                                                        PMDFWD_ECHO_REJECTS(PMDFWD_LIST_NAME)};
 constexpr std::string_view echo_reject_name(EchoReject reject) {
     return enum_name(kEchoRejectNames, reject);
 }
@@ -82,21 +86,26 @@ enum class IcmpError : uint8_t {
 // Why no ICMP error may be sent about a packet (RFC 1812 4.3.2.7, RFC 4443
 // 2.4(e)), the first that applies, X(name, unit, kind, help): each a counter
 // of the router's (icmp_errors_vetoed_<reason>); none when one may.
-#define PMDFWD_ICMP_ERROR_VETOES(X)                                                               \
-    X(bad_header, packets, counter, "not a whole IPv4 or IPv6 header, or its ICMP type or fragment header cut off") \
-    X(non_first_fragment, packets, counter, "a fragment other than the first: its upper-layer header is not in it") \
-    X(about_icmp_error, packets, counter, "an ICMP or ICMPv6 error itself (or an ICMPv6 redirect)")                 \
-    X(link_layer_group, packets, counter, "it came to an Ethernet broadcast or multicast address")                  \
-    X(multicast_destination, packets, counter, "to an IP multicast address")                                        \
-    X(broadcast_destination, packets, counter, "to 255.255.255.255 or, as the caller says, a subnet's broadcast")   \
-    X(source_not_unicast, packets, counter,                                                                         \
+#define PMDFWD_ICMP_ERROR_VETOES(X)                                                                \
+    X(bad_header, packets, counter,                                                                \
+      "not a whole IPv4 or IPv6 header, or its ICMP type or fragment header cut off")              \
+    X(non_first_fragment, packets, counter,                                                        \
+      "a fragment other than the first: its upper-layer header is not in it")                      \
+    X(about_icmp_error, packets, counter,                                                          \
+      "an ICMP or ICMPv6 error itself (or an ICMPv6 redirect)")                                    \
+    X(link_layer_group, packets, counter, "it came to an Ethernet broadcast or multicast address") \
+    X(multicast_destination, packets, counter, "to an IP multicast address")                       \
+    X(broadcast_destination, packets, counter,                                                     \
+      "to 255.255.255.255 or, as the caller says, a subnet's broadcast")                           \
+    X(source_not_unicast, packets, counter,                                                        \
       "from an address that names no single host (0/8, 127/8, 224/3; ::, ::1, ff00::/8)")
 
 enum class IcmpErrorVeto : uint8_t { none, PMDFWD_ICMP_ERROR_VETOES(PMDFWD_LIST_ENUM) count };
 
 constexpr size_t kIcmpErrorVetoCount = size_t(IcmpErrorVeto::count);
 
-inline constexpr std::string_view kIcmpErrorVetoNames[] = {"none", PMDFWD_ICMP_ERROR_VETOES(PMDFWD_LIST_NAME)};
+inline constexpr std::string_view kIcmpErrorVetoNames[] = {
+    "none", PMDFWD_ICMP_ERROR_VETOES(PMDFWD_LIST_NAME)};
 constexpr std::string_view icmp_error_veto_name(IcmpErrorVeto veto) {
     return enum_name(kIcmpErrorVetoNames, veto);
 }

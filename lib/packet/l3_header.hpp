@@ -19,25 +19,25 @@ namespace pmdfwd {
 // looks the destination up before it drops. Each verdict ends as a worker's
 // drop reason (not_ip, bad_header, ttl_expired), a punt reason (control:
 // neighbour) or a forwarded packet: counted there.
-#define PMDFWD_L3_VERDICTS(X)        \
-    X(forward_v4, "forward_v4")      \
-    X(forward_v6, "forward_v6")      \
-    X(control, "control")            \
-    X(not_ip, "not_ip")              \
-    X(bad_header, "bad_header")      \
+#define PMDFWD_L3_VERDICTS(X)   \
+    X(forward_v4, "forward_v4") \
+    X(forward_v6, "forward_v6") \
+    X(control, "control")       \
+    X(not_ip, "not_ip")         \
+    X(bad_header, "bad_header") \
     X(ttl_expired, "ttl_expired")
 
 // Which check a bad header failed (none unless the verdict is bad_header):
 // a short one (runt: not all in the first segment), the version, the IHL,
 // the lengths, the IPv4 checksum, an IPv4 option. The worker counts them
 // all as drop reason bad_header, whose sentence names them.
-#define PMDFWD_L3_BAD_HEADERS(X)     \
-    X(none, "none")                  \
-    X(runt, "runt")                  \
-    X(bad_version, "bad_version")    \
-    X(bad_ihl, "bad_ihl")            \
-    X(bad_length, "bad_length")      \
-    X(bad_checksum, "bad_checksum")  \
+#define PMDFWD_L3_BAD_HEADERS(X)    \
+    X(none, "none")                 \
+    X(runt, "runt")                 \
+    X(bad_version, "bad_version")   \
+    X(bad_ihl, "bad_ihl")           \
+    X(bad_length, "bad_length")     \
+    X(bad_checksum, "bad_checksum") \
     X(bad_option, "bad_option")
 
 enum class L3Verdict : uint8_t { PMDFWD_L3_VERDICTS(PMDFWD_ENUM_MEMBER) };

@@ -18,24 +18,25 @@
 namespace pmdfwd {
 
 // Why an NS or NA is not read, X(name, unit, kind, help): each a counter of
-// the router's (nd_rejected_<reason>); none when it is read. RFC 4861 7.1 says to drop every one of them
-// silently.
-#define PMDFWD_ND_REJECTS(X)                                                                 \
-    X(truncated, packets, counter, "shorter than an IPv6 header or than its payload length says")              \
-    X(not_ipv6, packets, counter, "the IP version is not 6")                                                   \
-    X(not_nd, packets, counter, "not ICMPv6 type 135 or 136 right behind the IPv6 header")                     \
-    X(bad_hop_limit, packets, counter, "hop limit not 255: it did not come from the link itself")              \
-    X(bad_code, packets, counter, "ICMPv6 code not 0")                                                         \
-    X(bad_length, packets, counter, "an ICMPv6 message shorter than the 24 bytes of an NS or NA")              \
-    X(bad_checksum, packets, counter, "the ICMPv6 checksum is wrong")                                          \
-    X(multicast_target, packets, counter, "the target address is a multicast address")                         \
-    X(bad_option, packets, counter,                                                                            \
-      "an option of length 0, one running past the message, or a link-layer address option " \
-      "not 8 bytes long (Ethernet's)")                                                       \
-    X(bad_dad_solicitation, packets, counter,                                                                  \
-      "an NS from the unspecified address not to a solicited-node group, or with a source "  \
-      "link-layer address option")                                                           \
-    X(solicited_to_multicast, packets, counter, "an NA to a multicast address with the solicited flag set")
+// the router's (nd_rejected_<reason>); none when it is read. RFC 4861 7.1 says to drop every one of
+// them silently.
+#define PMDFWD_ND_REJECTS(X)                                                                      \
+    X(truncated, packets, counter, "shorter than an IPv6 header or than its payload length says") \
+    X(not_ipv6, packets, counter, "the IP version is not 6")                                      \
+    X(not_nd, packets, counter, "not ICMPv6 type 135 or 136 right behind the IPv6 header")        \
+    X(bad_hop_limit, packets, counter, "hop limit not 255: it did not come from the link itself") \
+    X(bad_code, packets, counter, "ICMPv6 code not 0")                                            \
+    X(bad_length, packets, counter, "an ICMPv6 message shorter than the 24 bytes of an NS or NA") \
+    X(bad_checksum, packets, counter, "the ICMPv6 checksum is wrong")                             \
+    X(multicast_target, packets, counter, "the target address is a multicast address")            \
+    X(bad_option, packets, counter,                                                               \
+      "an option of length 0, one running past the message, or a link-layer address option "      \
+      "not 8 bytes long (Ethernet's)")                                                            \
+    X(bad_dad_solicitation, packets, counter,                                                     \
+      "an NS from the unspecified address not to a solicited-node group, or with a source "       \
+      "link-layer address option")                                                                \
+    X(solicited_to_multicast, packets, counter,                                                   \
+      "an NA to a multicast address with the solicited flag set")
 
 enum class NdReject : uint8_t { none, PMDFWD_ND_REJECTS(PMDFWD_LIST_ENUM) count };
 

@@ -49,6 +49,6 @@ constexpr Field group_field(std::string_view key, Unit unit, Tally tally, std::s
 #define PMDFWD_LIST_FIELD(name, unit, kind, help) \
     ::pmdfwd::list_field(#name, ::pmdfwd::Unit::unit, ::pmdfwd::Tally::kind, help),
 // A reason list's counters in a record: the "drops" group, drop_<reason>.
-#define PMDFWD_LIST_DROP_FIELD(name, unit, kind, help)                                     \
+#define PMDFWD_LIST_DROP_FIELD(name, unit, kind, help)                                      \
     ::pmdfwd::group_field("drop_" #name, ::pmdfwd::Unit::unit, ::pmdfwd::Tally::kind, help, \
                           "drops", #name, "reason"),

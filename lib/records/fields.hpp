@@ -17,32 +17,32 @@
 namespace pmdfwd {
 
 // What a number counts (its name in docs and tables). Text fields have none.
-#define PMDFWD_UNITS(X)             \
-    X(none, "")                     \
-    X(packets, "packets")           \
-    X(bytes, "bytes")               \
-    X(mbufs, "mbufs")               \
-    X(polls, "polls")               \
-    X(events, "events")             \
-    X(records, "records")           \
-    X(datagrams, "datagrams")       \
-    X(calls, "calls")               \
-    X(connections, "connections")   \
-    X(requests, "requests")         \
-    X(cycles, "cycles")             \
-    X(nanoseconds, "ns")            \
-    X(seconds, "s")                 \
-    X(permille, "permille")         \
+#define PMDFWD_UNITS(X)           \
+    X(none, "")                   \
+    X(packets, "packets")         \
+    X(bytes, "bytes")             \
+    X(mbufs, "mbufs")             \
+    X(polls, "polls")             \
+    X(events, "events")           \
+    X(records, "records")         \
+    X(datagrams, "datagrams")     \
+    X(calls, "calls")             \
+    X(connections, "connections") \
+    X(requests, "requests")       \
+    X(cycles, "cycles")           \
+    X(nanoseconds, "ns")          \
+    X(seconds, "s")               \
+    X(permille, "permille")       \
     X(hertz, "Hz")
 
 enum class Unit : uint8_t { PMDFWD_UNITS(PMDFWD_ENUM_MEMBER) };
 inline constexpr std::string_view kUnitNames[] = {PMDFWD_UNITS(PMDFWD_ENUM_TEXT)};
 
-#define PMDFWD_KINDS(X)                                                                        \
-    X(label, "label")        /* names the object a record is about (worker id, port name) */ \
-    X(info, "info")          /* configuration or identity that does not move */              \
-    X(counter, "counter")    /* only grows (from the last clear, or from start) */           \
-    X(gauge, "gauge")        /* a level, or a figure derived from counters */                \
+#define PMDFWD_KINDS(X)                                                                       \
+    X(label, "label")         /* names the object a record is about (worker id, port name) */ \
+    X(info, "info")           /* configuration or identity that does not move */              \
+    X(counter, "counter")     /* only grows (from the last clear, or from start) */           \
+    X(gauge, "gauge")         /* a level, or a figure derived from counters */                \
     X(histogram, "histogram") /* a distribution in ns; on the wire, kHistogramWire's keys */
 
 enum class Kind : uint8_t { PMDFWD_KINDS(PMDFWD_ENUM_MEMBER) };

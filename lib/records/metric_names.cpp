@@ -181,8 +181,7 @@ std::string metrics_markdown(const std::vector<RecordMetrics>& records) {
     for (const auto& m : records) {
         std::string labels;
         for (const auto& l : m.label_names) labels += (labels.empty() ? "" : ", ") + l;
-        out +=
-            "### " + std::string(m.schema->name) + " (" + m.paths + ")\n\n";
+        out += "### " + std::string(m.schema->name) + " (" + m.paths + ")\n\n";
         out +=
             "Labels on every sample: " + (labels.empty() ? std::string("none") : labels) + ".\n\n";
         out += "| metric | type | labels | help |\n|---|---|---|---|\n";

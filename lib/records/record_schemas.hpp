@@ -83,8 +83,8 @@ inline constexpr Field kWorkerHead[] = {
 
 inline constexpr Field kWorkerTail[] = {
     {"cpu_ns", Unit::nanoseconds, Kind::counter,
-                                        "the worker thread's CPU time, as the kernel counts it "
-                                        "(pthread_getcpuclockid)"},
+     "the worker thread's CPU time, as the kernel counts it "
+     "(pthread_getcpuclockid)"},
     {"cpu_permille", Unit::permille, Kind::gauge,
      "that CPU time over the wall time: the thread's real share of a core, entering and "
      "leaving sleeps included",
@@ -102,7 +102,6 @@ inline constexpr Field kWorkerTail[] = {
 };
 
 inline constexpr auto kWorkerFields = join<Field>(kWorkerHead, burst_fields(), kWorkerTail);
-
 
 inline constexpr Field kStatsFields[] = {
     {"workers", Unit::none, Kind::info, "the workers summed"},
@@ -144,11 +143,12 @@ inline constexpr Field kPortFieldsByKey[] = {
     {"rx_queues", Unit::none, Kind::info,
      "rx queues configured (spare ones a quirk adds included)"},
     {"tx_queues", Unit::none, Kind::info, "TX queues configured (the log channel's included)"},
-    PMDFWD_PORT_COUNTERS(PMDFWD_LIST_FIELD)
-};
+    PMDFWD_PORT_COUNTERS(PMDFWD_LIST_FIELD)};
 // pmdctl's headers for the ethdev counters, in the words of the workers'.
-inline constexpr ColumnName kPortColumns[] = {
-    {"ipackets", "rx_pkts"}, {"opackets", "tx_pkts"}, {"ibytes", "rx_bytes"}, {"obytes", "tx_bytes"}};
+inline constexpr ColumnName kPortColumns[] = {{"ipackets", "rx_pkts"},
+                                              {"opackets", "tx_pkts"},
+                                              {"ibytes", "rx_bytes"},
+                                              {"obytes", "tx_bytes"}};
 inline constexpr auto kPortFields = with_columns(kPortFieldsByKey, kPortColumns);
 
 inline constexpr Field kPoolFields[] = {
@@ -208,12 +208,11 @@ inline constexpr Field kInfoFields[] = {
 #undef PMDFWD_TELEMETRY_FIELD
 };
 
-
 }  // namespace fields
 
 inline constexpr RecordSchema kInfoRecord{
-    "info",
-    "The appliance: version, settings, sizes, uptime, its telemetry socket.", fields::kInfoFields};
+    "info", "The appliance: version, settings, sizes, uptime, its telemetry socket.",
+    fields::kInfoFields};
 inline constexpr RecordSchema kWorkerRecord{
     "worker",
     "One worker: what it polls and sends on, and its counters since the last clear. Each keeps "

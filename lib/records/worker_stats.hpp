@@ -31,39 +31,41 @@ class Counter {
 // A worker's own counters, declared once: X(name, unit, kind, help). The
 // snapshot, the shared counter block, their arithmetic and the worker and
 // stats records (record_schemas.hpp) are all made from this list.
-#define PMDFWD_WORKER_COUNTERS(X)                                                                \
-    X(rx_pkts, packets, counter, "packets received from its rx queue and the spare rx queues it polls")   \
-    X(rx_bytes, bytes, counter,                                                                           \
-      "bytes received: the mbufs' packet lengths, without FCS, so they count where the PMD's "   \
-      "ibytes stay 0 (0 with [forward] read_lengths = false)")                                   \
-    X(tx_pkts, packets, counter, "packets that tx_burst took, from its own bursts or handed in")          \
-    X(tx_bytes, bytes, counter, "bytes of those packets (0 with [forward] read_lengths = false)")         \
-    X(handoff_out, packets, counter,                                                                      \
-      "packets handed to the owner of the TX queue they leave on, over its handoff ring")        \
-    X(handoff_in, packets, counter,                                                                       \
-      "packets taken from other workers' handoff rings and transmitted or dropped as the "       \
-      "queue's owner")                                                                           \
-    X(punted, packets, counter,                                                                           \
-      "l3: packets handed to the control path: ARP, ND, to this router, or waiting for a "       \
-      "neighbour")                                                                               \
-    X(icmp_errors_gated, packets, counter,                                                                \
-      "l3: drops owed an ICMP error that the worker's own gate "                                 \
-      "(l3.icmp_rate_limit, per family) kept from the control path: no error sent")              \
-    X(icmp_errors_punt_full, packets, counter,                                                            \
-      "l3: drops owed an ICMP error that the full punt ring did not take: no "                   \
-      "error sent")                                                                              \
-    X(polls, polls, counter, "loop iterations: rx_burst calls on its queue")                              \
-    X(empty_polls, polls, counter, "polls that returned no packet and found no handoff waiting")          \
-    X(busy_tsc, cycles, counter, "TSC cycles of polls that found work")                                   \
-    X(idle_tsc, cycles, counter,                                                                          \
-      "TSC cycles of empty polls: spinning on empty queues, the adaptive pause phase included")  \
-    X(sleep_tsc, cycles, counter, "TSC cycles asleep (adaptive) or waiting on rx interrupts (interrupt)") \
-    X(wakeups, events, counter,                                                                           \
-      "sleeps and interrupt waits that ended (an interrupt wait also ends every 50 ms)")         \
-    X(full_bursts, polls, counter,                                                                        \
-      "polls that returned a whole configured burst: the worker is behind when most do")         \
-    X(stalls, events, counter,                                                                            \
-      "loop gaps longer than [control] stall_us between two progress points, sleeps excluded")   \
+#define PMDFWD_WORKER_COUNTERS(X)                                                                 \
+    X(rx_pkts, packets, counter,                                                                  \
+      "packets received from its rx queue and the spare rx queues it polls")                      \
+    X(rx_bytes, bytes, counter,                                                                   \
+      "bytes received: the mbufs' packet lengths, without FCS, so they count where the PMD's "    \
+      "ibytes stay 0 (0 with [forward] read_lengths = false)")                                    \
+    X(tx_pkts, packets, counter, "packets that tx_burst took, from its own bursts or handed in")  \
+    X(tx_bytes, bytes, counter, "bytes of those packets (0 with [forward] read_lengths = false)") \
+    X(handoff_out, packets, counter,                                                              \
+      "packets handed to the owner of the TX queue they leave on, over its handoff ring")         \
+    X(handoff_in, packets, counter,                                                               \
+      "packets taken from other workers' handoff rings and transmitted or dropped as the "        \
+      "queue's owner")                                                                            \
+    X(punted, packets, counter,                                                                   \
+      "l3: packets handed to the control path: ARP, ND, to this router, or waiting for a "        \
+      "neighbour")                                                                                \
+    X(icmp_errors_gated, packets, counter,                                                        \
+      "l3: drops owed an ICMP error that the worker's own gate "                                  \
+      "(l3.icmp_rate_limit, per family) kept from the control path: no error sent")               \
+    X(icmp_errors_punt_full, packets, counter,                                                    \
+      "l3: drops owed an ICMP error that the full punt ring did not take: no "                    \
+      "error sent")                                                                               \
+    X(polls, polls, counter, "loop iterations: rx_burst calls on its queue")                      \
+    X(empty_polls, polls, counter, "polls that returned no packet and found no handoff waiting")  \
+    X(busy_tsc, cycles, counter, "TSC cycles of polls that found work")                           \
+    X(idle_tsc, cycles, counter,                                                                  \
+      "TSC cycles of empty polls: spinning on empty queues, the adaptive pause phase included")   \
+    X(sleep_tsc, cycles, counter,                                                                 \
+      "TSC cycles asleep (adaptive) or waiting on rx interrupts (interrupt)")                     \
+    X(wakeups, events, counter,                                                                   \
+      "sleeps and interrupt waits that ended (an interrupt wait also ends every 50 ms)")          \
+    X(full_bursts, polls, counter,                                                                \
+      "polls that returned a whole configured burst: the worker is behind when most do")          \
+    X(stalls, events, counter,                                                                    \
+      "loop gaps longer than [control] stall_us between two progress points, sleeps excluded")    \
     X(stall_tsc, cycles, counter, "TSC cycles spent in those gaps")
 
 constexpr size_t kWorkerCounterCount = 0 PMDFWD_WORKER_COUNTERS(PMDFWD_LIST_COUNT);

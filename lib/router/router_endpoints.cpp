@@ -109,8 +109,8 @@ int RouterEndpoints::route_add(std::string_view params, Reply& reply) {
     }
     // One line a route at debug: a table loaded route by route would flood
     // the log; housekeeping sums the changes up at info.
-    spdlog::debug("route {}{}{} added", prefix->to_string(),
-                  via ? " via " + via->to_string() : "", port.empty() ? "" : " port " + port);
+    spdlog::debug("route {}{}{} added", prefix->to_string(), via ? " via " + via->to_string() : "",
+                  port.empty() ? "" : " port " + port);
     added_.fetch_add(1, std::memory_order_relaxed);
     reply.record(result_record(("route " + prefix->to_string() + " added").c_str()));
     return 0;

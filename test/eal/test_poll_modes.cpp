@@ -221,4 +221,3 @@ TEST_CASE("latency off: no residence histogram, same forwarding", "[poll][latenc
     REQUIRE(collect(rig.b.tx, 100).size() == 100);
     CHECK(rig.app->residence_snapshot(0).count == 0);
 }
-

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "protocol.hpp"
-#include "protocol.hpp"
 #include "record_view.hpp"
 
 namespace pmdctl::test {

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "arp_packet.hpp"
-#include "router_api.hpp"
 #include "l3_header.hpp"
 #include "packet_bytes.hpp"
+#include "router_api.hpp"
 
 using namespace pmdfwd;
 using namespace packet_bytes;
@@ -199,7 +199,8 @@ TEST_CASE("arp: a buffer too short gets nothing written", "[l3][l3-control][arp]
 TEST_CASE("arp: every reason has a name of its own and is a counter of the router's",
           "[l3][l3-control][arp]") {
     std::set<std::string> names;
-    for (size_t i = 0; i < kArpRejectCount; ++i) names.insert(std::string(arp_reject_name(ArpReject(i))));
+    for (size_t i = 0; i < kArpRejectCount; ++i)
+        names.insert(std::string(arp_reject_name(ArpReject(i))));
     CHECK(names.size() == kArpRejectCount);
     CHECK(arp_reject_name(ArpReject::count) == "?");
     for (size_t i = 1; i < kArpRejectCount; ++i) {

@@ -64,8 +64,7 @@ TEST_CASE("endpoints: docs/cli.md's table is the declarations'", "[endpoints]") 
     }
 }
 
-TEST_CASE("endpoints: a page's columns read back as records, ragged ones refused",
-          "[endpoints]") {
+TEST_CASE("endpoints: a page's columns read back as records, ragged ones refused", "[endpoints]") {
     const pmdctl::Json page = {{"total", 3},
                                {"first", 1},
                                {"prefix", {"10.0.0.0/8", "2001:db8::/32"}},

@@ -155,7 +155,8 @@ TEST_CASE("pmdctl shows every field of the records it renders", "[fields][pmdctl
 
 TEST_CASE("pmdctl fields prints the tables the docs check holds", "[fields][pmdctl]") {
     const std::string md = pmdctl::render_fields(true);
-    for (const auto* s : kRecordSchemas) CHECK(md.find(fields_markdown(*s, endpoint_paths(*s))) != std::string::npos);
+    for (const auto* s : kRecordSchemas)
+        CHECK(md.find(fields_markdown(*s, endpoint_paths(*s))) != std::string::npos);
     const std::string people = pmdctl::render_fields(false);
     const size_t row = people.find("\ndrop_link_down ");
     REQUIRE(row != std::string::npos);

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "icmp_packet.hpp"
-#include "router_api.hpp"
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
 #include "packet_bytes.hpp"
+#include "router_api.hpp"
 
 using namespace pmdfwd;
 using namespace packet_bytes;

@@ -8,8 +8,8 @@
 
 #include "l3_header.hpp"
 #include "nd_packet.hpp"
-#include "router_api.hpp"
 #include "packet_bytes.hpp"
+#include "router_api.hpp"
 
 using namespace pmdfwd;
 using namespace packet_bytes;
@@ -406,7 +406,8 @@ TEST_CASE("nd: a buffer too short or an IPv4 address gets nothing written",
 TEST_CASE("nd: every reason has a name of its own and is a counter of the router's",
           "[l3][l3-control][nd]") {
     std::set<std::string> names;
-    for (size_t i = 0; i < kNdRejectCount; ++i) names.insert(std::string(nd_reject_name(NdReject(i))));
+    for (size_t i = 0; i < kNdRejectCount; ++i)
+        names.insert(std::string(nd_reject_name(NdReject(i))));
     CHECK(names.size() == kNdRejectCount);
     CHECK(nd_reject_name(NdReject::count) == "?");
     for (size_t i = 1; i < kNdRejectCount; ++i) {

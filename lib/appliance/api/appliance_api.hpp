@@ -13,8 +13,9 @@ inline constexpr Endpoint kInfo{
     .path = "/pmdfwd/info",
     .help = "Version, mode, burst, counts of workers/ports/pools, uptime.",
     .schema = &kInfoRecord,
-    .returns = "version, pid, config, mode, burst, pool model, counts of workers, ports and "
-               "pools, TSC rate, uptime, and what the telemetry socket did"};
+    .returns =
+        "version, pid, config, mode, burst, pool model, counts of workers, ports and "
+        "pools, TSC rate, uptime, and what the telemetry socket did"};
 inline constexpr Endpoint kPlan{
     .path = "/pmdfwd/plan",
     .help = "The resolved plan: ports, queues, which lcore polls which queue.",
@@ -29,19 +30,22 @@ inline constexpr Endpoint kWorker{
     .help = "Stats of one worker since the last clear. Parameters: int worker_id",
     .schema = &kWorkerRecord,
     .parameter = "worker id",
-    .returns = "what it polls and sends on, its counters, drop reasons, time shares, rx burst "
-               "sizes and CPU share since the last clear; with pool model `recycle`, the "
-               "`recycle_<counter>` fields as counted on the worker's lcore, summed over the "
-               "recycle pools. Each keeps `rx_pkts + handoff_in == tx_pkts + drops + "
-               "handoff_out`; there is no per-worker `in_flight`"};
+    .returns =
+        "what it polls and sends on, its counters, drop reasons, time shares, rx burst "
+        "sizes and CPU share since the last clear; with pool model `recycle`, the "
+        "`recycle_<counter>` fields as counted on the worker's lcore, summed over the "
+        "recycle pools. Each keeps `rx_pkts + handoff_in == tx_pkts + drops + "
+        "handoff_out`; there is no per-worker `in_flight`"};
 inline constexpr Endpoint kLatency{
     .path = "/pmdfwd/latency",
-    .help = "Residence time (rx burst to tx done) of one worker's packets: percentiles, buckets. "
-            "Parameters: int worker_id",
+    .help =
+        "Residence time (rx burst to tx done) of one worker's packets: percentiles, buckets. "
+        "Parameters: int worker_id",
     .schema = &kLatencyRecord,
     .parameter = "worker id",
-    .returns = "the worker, and its residence-time histogram `residence` (`residence_count` ... "
-               "`residence_buckets`) since the last clear"};
+    .returns =
+        "the worker, and its residence-time histogram `residence` (`residence_count` ... "
+        "`residence_buckets`) since the last clear"};
 inline constexpr Endpoint kPorts{.path = "/pmdfwd/ports",
                                  .help = "List of pmdfwd port indexes.",
                                  .shape = Shape::ids,
@@ -51,8 +55,9 @@ inline constexpr Endpoint kPort{
     .help = "Config, link and ethdev stats of one port. Parameters: int port_index",
     .schema = &kPortRecord,
     .parameter = "port index",
-    .returns = "config, link (`up`/`down`/`gone`, see show ports) and ethdev counters since the "
-               "last clear"};
+    .returns =
+        "config, link (`up`/`down`/`gone`, see show ports) and ethdev counters since the "
+        "last clear"};
 inline constexpr Endpoint kPools{.path = "/pmdfwd/pools",
                                  .help = "List of pool indexes.",
                                  .shape = Shape::ids,
@@ -62,15 +67,17 @@ inline constexpr Endpoint kPool{
     .help = "Size, cache, available and in-use mbufs of one pool. Parameters: int pool_index",
     .schema = &kPoolRecord,
     .parameter = "pool index",
-    .returns = "sizes, levels and the mempool ops; for a recycle pool also its owner lcore, its "
-               "free levels and the driver's counters since the last clear (see show pools)"};
+    .returns =
+        "sizes, levels and the mempool ops; for a recycle pool also its owner lcore, its "
+        "free levels and the driver's counters since the last clear (see show pools)"};
 inline constexpr Endpoint kStats{
     .path = "/pmdfwd/stats",
     .help = "Totals over all workers since the last clear.",
     .schema = &kStatsRecord,
-    .returns = "`workers`, the sums over workers of the worker counters, drop reasons and time "
-               "shares (no burst sizes, no recycle counters), then `in_flight`; `rx_pkts == "
-               "tx_pkts + drops + in_flight`"};
+    .returns =
+        "`workers`, the sums over workers of the worker counters, drop reasons and time "
+        "shares (no burst sizes, no recycle counters), then `in_flight`; `rx_pkts == "
+        "tx_pkts + drops + in_flight`"};
 inline constexpr Endpoint kClear{
     .path = "/pmdfwd/clear",
     .help = "Clear worker and port stats (a baseline; counters keep running).",
@@ -85,8 +92,8 @@ inline constexpr Endpoint kShutdown{
     .returns = "`{\"result\": \"shutdown requested\"}`"};
 
 inline constexpr const Endpoint* kApplianceEndpoints[] = {
-    &kInfo, &kPlan, &kWorkers, &kWorker, &kLatency, &kPorts, &kPort,
-    &kPools, &kPool, &kStats, &kClear, &kShutdown,
+    &kInfo, &kPlan,  &kWorkers, &kWorker, &kLatency, &kPorts,
+    &kPort, &kPools, &kPool,    &kStats,  &kClear,   &kShutdown,
 };
 
 }  // namespace pmdfwd::endpoints

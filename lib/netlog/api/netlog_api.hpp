@@ -67,23 +67,26 @@ inline constexpr Endpoint kLog{
     .help = "The emergency log channel: records sent, drops by reason, reserve, send latency.",
     .shape = Shape::record,
     .schema = &kLogRecord,
-    .returns = "the emergency log channel's settings, counters, drop reasons, buffers and "
-               "send-latency histogram `latency`, since pmdfwd started (see show log). Off: "
-               "`enabled` (`\"false\"`) and nothing else"};
+    .returns =
+        "the emergency log channel's settings, counters, drop reasons, buffers and "
+        "send-latency histogram `latency`, since pmdfwd started (see show log). Off: "
+        "`enabled` (`\"false\"`) and nothing else"};
 inline constexpr Endpoint kLogTest{
     .path = "/pmdfwd/log_test",
-    .help = "Log one warning of the given length (0-16384) to check the log channel end to end. "
-            "Parameters: int bytes",
+    .help =
+        "Log one warning of the given length (0-16384) to check the log channel end to end. "
+        "Parameters: int bytes",
     .shape = Shape::record,
     .schema = &kLogTestRecord,
     .parameter = "bytes (0-16384)",
-    .returns = "`result` (`\"logged\"`), `bytes`, `channel` (`\"on\"`/`\"off\"`). Logs one "
-               "warning of that many characters (\"netlog test record of N bytes: 0 1 2 ...\"), "
-               "so the log channel can be checked end to end, fragments included: `printf "
-               "'/pmdfwd/log_test,2500\\n' \\| dpdk-telemetry.py -f PREFIX`. The channel cuts a "
-               "record past 8191 bytes, head included (about 8150 bytes of text), marks it "
-               "`...[truncated]` and counts it in `truncated`; the console and the log file keep "
-               "it whole. At most 5 a second and 4096 bytes of them a second, 32768 at once"};
+    .returns =
+        "`result` (`\"logged\"`), `bytes`, `channel` (`\"on\"`/`\"off\"`). Logs one "
+        "warning of that many characters (\"netlog test record of N bytes: 0 1 2 ...\"), "
+        "so the log channel can be checked end to end, fragments included: `printf "
+        "'/pmdfwd/log_test,2500\\n' \\| dpdk-telemetry.py -f PREFIX`. The channel cuts a "
+        "record past 8191 bytes, head included (about 8150 bytes of text), marks it "
+        "`...[truncated]` and counts it in `truncated`; the console and the log file keep "
+        "it whole. At most 5 a second and 4096 bytes of them a second, 32768 at once"};
 
 inline constexpr const Endpoint* kNetlogEndpoints[] = {&kLog, &kLogTest};
 

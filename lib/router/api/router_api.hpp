@@ -35,17 +35,19 @@ inline constexpr Field kRouterFields[] = {
     PMDFWD_ROUTER_COUNTERS(PMDFWD_LIST_FIELD, PMDFWD_PUNT_FIELD)
 #undef PMDFWD_PUNT_FIELD
 // What the control path turned away, by reason (router_counters.hpp).
-#define PMDFWD_ARP_REJECT_FIELD(name, unit, kind, help) \
-    group_field("arp_rejected_" #name, Unit::unit, Tally::kind, help, "arp_rejected", #name, "reason"),
-#define PMDFWD_ND_REJECT_FIELD(name, unit, kind, help) \
-    group_field("nd_rejected_" #name, Unit::unit, Tally::kind, help, "nd_rejected", #name, "reason"),
-#define PMDFWD_ECHO_REJECT_FIELD(name, unit, kind, help)                                      \
+#define PMDFWD_ARP_REJECT_FIELD(name, unit, kind, help)                                      \
+    group_field("arp_rejected_" #name, Unit::unit, Tally::kind, help, "arp_rejected", #name, \
+                "reason"),
+#define PMDFWD_ND_REJECT_FIELD(name, unit, kind, help)                                     \
+    group_field("nd_rejected_" #name, Unit::unit, Tally::kind, help, "nd_rejected", #name, \
+                "reason"),
+#define PMDFWD_ECHO_REJECT_FIELD(name, unit, kind, help)                                       \
     group_field("echo_rejected_" #name, Unit::unit, Tally::kind, help, "echo_rejected", #name, \
                 "reason"),
-#define PMDFWD_VETO_FIELD(name, unit, kind, help)                                  \
-    group_field("icmp_errors_vetoed_" #name, Unit::unit, Tally::kind, help,         \
+#define PMDFWD_VETO_FIELD(name, unit, kind, help)                           \
+    group_field("icmp_errors_vetoed_" #name, Unit::unit, Tally::kind, help, \
                 "icmp_errors_vetoed_by", #name, "reason"),
-    PMDFWD_ARP_REJECTS(PMDFWD_ARP_REJECT_FIELD)      //
+        PMDFWD_ARP_REJECTS(PMDFWD_ARP_REJECT_FIELD)  //
     PMDFWD_ND_REJECTS(PMDFWD_ND_REJECT_FIELD)        //
     PMDFWD_ECHO_REJECTS(PMDFWD_ECHO_REJECT_FIELD)    //
     PMDFWD_ICMP_ERROR_VETOES(PMDFWD_VETO_FIELD)      //
@@ -55,10 +57,10 @@ inline constexpr Field kRouterFields[] = {
 #undef PMDFWD_VETO_FIELD
 #define PMDFWD_NEIGHBOUR_FIELD(name, unit, kind, help) \
     list_field("neighbour_" #name, Unit::unit, Tally::kind, help),
-#define PMDFWD_NEIGHBOUR_DROP_FIELD(name, unit, kind, help)                                 \
+#define PMDFWD_NEIGHBOUR_DROP_FIELD(name, unit, kind, help)                                    \
     group_field("neighbour_" #name "_drops", Unit::unit, Tally::kind, help, "neighbour_drops", \
                 #name, "reason"),
-        PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD, PMDFWD_NEIGHBOUR_DROP_FIELD)
+    PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD, PMDFWD_NEIGHBOUR_DROP_FIELD)
 #undef PMDFWD_NEIGHBOUR_FIELD
 #undef PMDFWD_NEIGHBOUR_DROP_FIELD
 };

@@ -5,21 +5,12 @@
 #include <string>
 #include <variant>
 
+#include "config_place.hpp"
 #include "route_rules.hpp"
 
 namespace pmdfwd {
 
 namespace {
-
-ConfigError at(const Config& cfg, SourceLoc loc, std::string key, std::string message) {
-    return ConfigError{cfg.source_name, loc.line, loc.column, std::move(key), std::move(message)};
-}
-
-int port_index(const Config& cfg, const std::string& name) {
-    for (size_t i = 0; i < cfg.ports.size(); ++i)
-        if (cfg.ports[i].name == name) return int(i);
-    return -1;
-}
 
 // Why an interface address cannot be one (empty: it can).
 std::string address_problem(const IpPrefix& p) {
@@ -65,13 +56,16 @@ std::optional<ConfigError> check_not_l3(const Config& cfg) {
     const char* why = " is used only by forward.mode = \"l3\"; remove it or set mode = \"l3\"";
     for (size_t i = 0; i < cfg.ports.size(); ++i)
         if (!cfg.ports[i].addresses.empty())
-            return at(cfg, cfg.ports[i].address_locs.front(),
-                      "port[" + std::to_string(i) + "].addresses", std::string("addresses") + why);
+            return config_error_at(cfg, cfg.ports[i].address_locs.front(),
+                                   "port[" + std::to_string(i) + "].addresses",
+                                   std::string("addresses") + why);
     if (!cfg.routes.empty())
-        return at(cfg, cfg.routes.front().loc, "route", std::string("[[route]]") + why);
+        return config_error_at(cfg, cfg.routes.front().loc, "route",
+                               std::string("[[route]]") + why);
     if (!cfg.neighbours.empty())
-        return at(cfg, cfg.neighbours.front().loc, "neighbour", std::string("[[neighbour]]") + why);
-    if (cfg.l3_loc.line) return at(cfg, cfg.l3_loc, "l3", std::string("[l3]") + why);
+        return config_error_at(cfg, cfg.neighbours.front().loc, "neighbour",
+                               std::string("[[neighbour]]") + why);
+    if (cfg.l3_loc.line) return config_error_at(cfg, cfg.l3_loc, "l3", std::string("[l3]") + why);
     return std::nullopt;
 }
 
@@ -88,26 +82,29 @@ std::optional<ConfigError> check_addresses(const Config& cfg, size_t& connected_
             const IpPrefix& a = port.addresses[k];
             const std::string key = "port[" + std::to_string(p) + "].addresses";
             if (const std::string why = address_problem(a); !why.empty())
-                return at(cfg, port.address_locs[k], key, "'" + a.to_string() + "' " + why);
+                return config_error_at(cfg, port.address_locs[k], key,
+                                       "'" + a.to_string() + "' " + why);
             for (const auto& s : seen) {
                 if (!overlap(s.prefix, a)) continue;
                 const std::string other =
                     "'" + s.prefix.to_string() + "' of port '" + cfg.ports[s.port].name + "'";
                 if (s.prefix.address == a.address)
-                    return at(cfg, port.address_locs[k], key,
-                              "'" + a.to_string() + "' is already " + other);
-                return at(cfg, port.address_locs[k], key,
-                          "the subnet of '" + a.to_string() + "' overlaps that of " + other +
-                              "; a subnet is connected through one interface address");
+                    return config_error_at(cfg, port.address_locs[k], key,
+                                           "'" + a.to_string() + "' is already " + other);
+                return config_error_at(cfg, port.address_locs[k], key,
+                                       "the subnet of '" + a.to_string() + "' overlaps that of " +
+                                           other +
+                                           "; a subnet is connected through one interface address");
             }
             seen.push_back({a, p});
             (a.address.family == IpFamily::v4 ? connected_v4 : connected_v6)++;
         }
     }
     if (seen.empty())
-        return at(cfg, cfg.forward.mode_loc, "forward.mode",
-                  "mode \"l3\" routes between the ports' addresses, and no [[port]] has "
-                  "addresses; give each routed port addresses = [\"10.0.0.1/24\", ...]");
+        return config_error_at(
+            cfg, cfg.forward.mode_loc, "forward.mode",
+            "mode \"l3\" routes between the ports' addresses, and no [[port]] has "
+            "addresses; give each routed port addresses = [\"10.0.0.1/24\", ...]");
     return std::nullopt;
 }
 
@@ -129,24 +126,25 @@ std::optional<ConfigError> check_routes(const Config& cfg, size_t& routes_v4, si
         if (!r.port.empty()) {
             port = port_index(cfg, r.port);
             if (port < 0)
-                return at(cfg, r.port_loc, key + ".port",
-                          "names port '" + r.port + "', which is not a configured [[port]]");
+                return config_error_at(
+                    cfg, r.port_loc, key + ".port",
+                    "names port '" + r.port + "', which is not a configured [[port]]");
         }
         const auto verdict = check_route(r.prefix, r.via, port, ports);
         if (const auto* problem = std::get_if<RouteProblem>(&verdict)) {
             switch (problem->key) {
                 case RouteProblem::Key::prefix:
-                    return at(cfg, r.prefix_loc, key + ".prefix", problem->message);
+                    return config_error_at(cfg, r.prefix_loc, key + ".prefix", problem->message);
                 case RouteProblem::Key::via:
-                    return at(cfg, r.via_loc, key + ".via", problem->message);
+                    return config_error_at(cfg, r.via_loc, key + ".via", problem->message);
                 case RouteProblem::Key::port:
-                    return at(cfg, r.port_loc.line ? r.port_loc : r.loc, key + ".port",
-                              problem->message);
+                    return config_error_at(cfg, r.port_loc.line ? r.port_loc : r.loc, key + ".port",
+                                           problem->message);
             }
         }
         if (!prefixes.insert({family, r.prefix.to_string()}).second)
-            return at(cfg, r.prefix_loc, key + ".prefix",
-                      "'" + r.prefix.to_string() + "' has another [[route]] already");
+            return config_error_at(cfg, r.prefix_loc, key + ".prefix",
+                                   "'" + r.prefix.to_string() + "' has another [[route]] already");
         (family == IpFamily::v4 ? routes_v4 : routes_v6)++;
     }
     return std::nullopt;
@@ -160,20 +158,21 @@ std::optional<ConfigError> check_neighbours(const Config& cfg) {
         const std::string key = "neighbour[" + std::to_string(i) + "]";
         const int port = port_index(cfg, n.port);
         if (port < 0)
-            return at(cfg, n.port_loc, key + ".port",
-                      "names port '" + n.port + "', which is not a configured [[port]]");
+            return config_error_at(
+                cfg, n.port_loc, key + ".port",
+                "names port '" + n.port + "', which is not a configured [[port]]");
         if (const std::string why = neighbour_address_problem(n.address, port, ports); !why.empty())
-            return at(cfg, n.address_loc, key + ".address", why);
+            return config_error_at(cfg, n.address_loc, key + ".address", why);
         if (!seen.insert({n.port, n.address.to_string()}).second)
-            return at(cfg, n.address_loc, key + ".address",
-                      "'" + n.address.to_string() + "' on port '" + n.port +
-                          "' has another [[neighbour]] already");
+            return config_error_at(cfg, n.address_loc, key + ".address",
+                                   "'" + n.address.to_string() + "' on port '" + n.port +
+                                       "' has another [[neighbour]] already");
     }
     if (cfg.neighbours.size() > cfg.l3.max_neighbours)
-        return at(cfg, cfg.neighbours[cfg.l3.max_neighbours].loc, "neighbour",
-                  std::to_string(cfg.neighbours.size()) +
-                      " static neighbours exceed l3.max_neighbours " +
-                      std::to_string(cfg.l3.max_neighbours));
+        return config_error_at(cfg, cfg.neighbours[cfg.l3.max_neighbours].loc, "neighbour",
+                               std::to_string(cfg.neighbours.size()) +
+                                   " static neighbours exceed l3.max_neighbours " +
+                                   std::to_string(cfg.l3.max_neighbours));
     return std::nullopt;
 }
 
@@ -183,13 +182,15 @@ std::optional<ConfigError> check_neighbour_limits(const Config& cfg) {
     const L3Config& l3 = cfg.l3;
     const auto whole = " l3.max_neighbours " + std::to_string(l3.max_neighbours);
     if (l3.max_neighbours_per_port > l3.max_neighbours)
-        return at(cfg, l3.max_neighbours_per_port_loc, "l3.max_neighbours_per_port",
-                  "max_neighbours_per_port " + std::to_string(l3.max_neighbours_per_port) +
-                      " is more than" + whole + ", which every port shares");
+        return config_error_at(cfg, l3.max_neighbours_per_port_loc, "l3.max_neighbours_per_port",
+                               "max_neighbours_per_port " +
+                                   std::to_string(l3.max_neighbours_per_port) + " is more than" +
+                                   whole + ", which every port shares");
     if (l3.max_resolving > l3.max_neighbours)
-        return at(cfg, l3.max_resolving_loc, "l3.max_resolving",
-                  "max_resolving " + std::to_string(l3.max_resolving) + " is more than" + whole +
-                      ", of which neighbours being resolved are a part");
+        return config_error_at(cfg, l3.max_resolving_loc, "l3.max_resolving",
+                               "max_resolving " + std::to_string(l3.max_resolving) +
+                                   " is more than" + whole +
+                                   ", of which neighbours being resolved are a part");
     return std::nullopt;
 }
 
@@ -212,9 +213,10 @@ int route_port_index(const Config& cfg, const RouteConfig& route) {
 std::optional<ConfigError> check_l3_config(const Config& cfg) {
     if (cfg.forward.mode != ForwardMode::l3) return check_not_l3(cfg);
     if (!cfg.forward.pairs.empty())
-        return at(cfg, cfg.forward.pairs.front().loc, "forward.pairs",
-                  "mode \"l3\" sends each packet where its route says; pairs are for \"patch\" "
-                  "and \"l2\": remove them");
+        return config_error_at(
+            cfg, cfg.forward.pairs.front().loc, "forward.pairs",
+            "mode \"l3\" sends each packet where its route says; pairs are for \"patch\" "
+            "and \"l2\": remove them");
     size_t v4 = 0, v6 = 0;
     if (auto e = check_addresses(cfg, v4, v6)) return e;
     // Every address is a host route too; an IPv4 subnet's network and
@@ -226,12 +228,13 @@ std::optional<ConfigError> check_l3_config(const Config& cfg) {
     if (auto e = check_neighbour_limits(cfg)) return e;
     for (const auto& [count, family] : {std::pair{v4, "IPv4"}, std::pair{v6, "IPv6"}})
         if (count > cfg.l3.max_routes)
-            return at(cfg, cfg.l3_loc.line ? cfg.l3_loc : cfg.forward.mode_loc, "l3.max_routes",
-                      std::string("the config's ") + family + " routes (" + std::to_string(count) +
-                          ", each interface address counting as its subnet, itself and, in "
-                          "IPv4, the subnet's network and broadcast addresses) "
-                          "exceed l3.max_routes " +
-                          std::to_string(cfg.l3.max_routes));
+            return config_error_at(
+                cfg, cfg.l3_loc.line ? cfg.l3_loc : cfg.forward.mode_loc, "l3.max_routes",
+                std::string("the config's ") + family + " routes (" + std::to_string(count) +
+                    ", each interface address counting as its subnet, itself and, in "
+                    "IPv4, the subnet's network and broadcast addresses) "
+                    "exceed l3.max_routes " +
+                    std::to_string(cfg.l3.max_routes));
     return std::nullopt;
 }
 

@@ -85,32 +85,30 @@ constexpr std::string_view neighbour_state_name(NeighbourState state) {
 // table_full_drops + resolving_full_drops, and of the queued: released +
 // queue_drops + waiting_full_drops + unresolved_drops + removed_drops +
 // those waiting.
-#define PMDFWD_NEIGHBOUR_COUNTERS(X, DROP)                                                    \
-    X(hits, packets, counter,                                                                 \
-      "packets resolve() answered at once with a resolved neighbour's MAC")                   \
-    X(queued, packets, counter, "packets that waited for their neighbour to resolve")         \
-    X(released, packets, counter, "waiting packets sent when their neighbour resolved")       \
-    PMDFWD_NEIGHBOUR_DROPS(DROP)                                                              \
-    X(requests_sent, requests, counter,                                                       \
-      "ARP requests and neighbour solicitations asked for: first tries, retries and probes")  \
-    X(resolved, events, counter, "incomplete neighbours that got a MAC")                  \
-    X(failed, events, counter,                                                            \
-      "incomplete neighbours given up after l3.resolve_retries requests")                     \
-    X(expired, events, counter,                                                           \
-      "resolved neighbours removed after l3.resolve_retries unanswered probes")               \
-    X(learned_unsolicited, events, counter,                                               \
-      "neighbours made stale by a sender not asked for (an ARP request or NS for one of our " \
-      "addresses)")                                                                           \
-    X(not_learned, events, counter,                                                       \
-      "senders not asked for that got no entry: the table or their port's share full of "     \
-      "entries none of which could be evicted")                                               \
-    X(evicted, events, counter,                                                           \
-      "stale neighbours removed, least recently heard first, to make room for another")       \
-    X(stale_expired, events, counter,                                                     \
-      "stale neighbours removed after l3.reachable_s unconfirmed")                            \
-    X(mac_changes, events, counter, "resolved neighbours whose MAC changed")              \
-    X(removed, events, counter, "neighbours removed by remove() or remove_port()")        \
-    X(bogus_macs, events, counter,                                                          \
+#define PMDFWD_NEIGHBOUR_COUNTERS(X, DROP)                                                         \
+    X(hits, packets, counter,                                                                      \
+      "packets resolve() answered at once with a resolved neighbour's MAC")                        \
+    X(queued, packets, counter, "packets that waited for their neighbour to resolve")              \
+    X(released, packets, counter, "waiting packets sent when their neighbour resolved")            \
+    PMDFWD_NEIGHBOUR_DROPS(DROP)                                                                   \
+    X(requests_sent, requests, counter,                                                            \
+      "ARP requests and neighbour solicitations asked for: first tries, retries and probes")       \
+    X(resolved, events, counter, "incomplete neighbours that got a MAC")                           \
+    X(failed, events, counter, "incomplete neighbours given up after l3.resolve_retries requests") \
+    X(expired, events, counter,                                                                    \
+      "resolved neighbours removed after l3.resolve_retries unanswered probes")                    \
+    X(learned_unsolicited, events, counter,                                                        \
+      "neighbours made stale by a sender not asked for (an ARP request or NS for one of our "      \
+      "addresses)")                                                                                \
+    X(not_learned, events, counter,                                                                \
+      "senders not asked for that got no entry: the table or their port's share full of "          \
+      "entries none of which could be evicted")                                                    \
+    X(evicted, events, counter,                                                                    \
+      "stale neighbours removed, least recently heard first, to make room for another")            \
+    X(stale_expired, events, counter, "stale neighbours removed after l3.reachable_s unconfirmed") \
+    X(mac_changes, events, counter, "resolved neighbours whose MAC changed")                       \
+    X(removed, events, counter, "neighbours removed by remove() or remove_port()")                 \
+    X(bogus_macs, events, counter,                                                                 \
       "MACs not learned: zero, broadcast or multicast, which no neighbour has (RFC 1812 3.3.2)")
 
 // Plain counts: one writer (the control path); telemetry reads a copy.

@@ -3,10 +3,9 @@
 // the metrics export them. Pure.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
-
-#include <array>
 
 #include "arp_packet.hpp"
 #include "counter_list.hpp"
