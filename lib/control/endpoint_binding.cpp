@@ -18,15 +18,17 @@ namespace pmdfwd {
 
 namespace {
 
-std::mutex g_mutex;
 // By path: the live binding's id and handler, while its module runs.
 struct Bound {
     uint64_t id = 0;
     EndpointHandler handler;
 };
-std::map<std::string_view, Bound> g_bound;
+// Never destroyed: a binding that outlives them at exit (an appliance not
+// shut down) must still find them, whatever order statics go in.
+std::mutex& g_mutex = *new std::mutex;
+auto& g_bound = *new std::map<std::string_view, Bound>;
+auto& g_declared = *new std::map<std::string_view, const Endpoint*>;
 uint64_t g_next_id = 1;
-std::map<std::string_view, const Endpoint*> g_declared;
 
 std::string clip(std::string_view s) {
     return std::string(s.substr(0, std::min<size_t>(s.size(), RTE_TEL_MAX_STRING_LEN - 1)));
