@@ -1,3 +1,4 @@
-// Catch2 main for the unit tests (no EAL, no root).
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// Main for the unit tests (no EAL, no root).
+#include "catch_session.hpp"
+
+int main(int argc, char** argv) { return run_catch_session(argc, argv); }

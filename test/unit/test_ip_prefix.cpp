@@ -94,8 +94,10 @@ TEST_CASE("ip prefix: each mistake is told what is wrong", "[l3][prefix]") {
     CHECK(refusal("2001:db8:::/32") == "'2001:db8:::'" + not_v6);
     CHECK(refusal("fe80::1%eth0/64") == "'fe80::1%eth0'" + not_v6);
     CHECK(refusal("[2001:db8::]/32") == "'[2001:db8::]'" + not_v6);
-    CHECK(refusal(std::string(60, '1') + ":/8") ==
-          "'" + std::string(60, '1') + ":' is too long for an IP address");
+    const std::string long_address(60, '1');
+    std::string too_long = "'";
+    too_long.append(long_address).append(":' is too long for an IP address");
+    CHECK(refusal(long_address + ":/8") == too_long);
 
     CHECK(refusal("10.0.0.0/") == "prefix length '' is not a number in [0, 32]");
     CHECK(refusal("10.0.0.0/33") == "prefix length '33' is not a number in [0, 32]");
