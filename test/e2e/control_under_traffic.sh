@@ -12,7 +12,7 @@
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 tap_rig cut ctu "${1:-}"
-PORT=$((20000 + $$ % 20000))
+PORT=$(free_tcp_ports 1)
 LOOP_S=${CONTROL_LOOP_S:-32}
 
 {

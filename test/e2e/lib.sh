@@ -32,6 +32,29 @@ json_get() { /usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); pr
 
 E2E_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
+# free_tcp_ports N: N distinct TCP ports nothing on 127.0.0.1 holds now, below
+# the kernel's ephemeral range (32768 up), so that no client's connection
+# takes one before the test's server binds it.
+free_tcp_ports() {
+  /usr/bin/python3 - "$1" <<'PYEOF'
+import random, socket, sys
+found = []
+while len(found) < int(sys.argv[1]):
+    port = random.randrange(10000, 32000)
+    if port in found:
+        continue
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+        found.append(port)
+    except OSError:
+        pass
+    finally:
+        s.close()
+print(" ".join(map(str, found)))
+PYEOF
+}
+
 # demo_config OUT PREFIX IF_L IF_R [SED-ARGS...]: config/demo.toml for one
 # test run: its own file prefix and tap interfaces (devices net_tap_<iface>),
 # no metrics endpoint, then any further sed expressions.

@@ -14,8 +14,7 @@ BUILD=${1:-$E2E_ROOT/build}
 PMDFWD=$BUILD/app/pmdfwd/pmdfwd
 PMDCTL=$BUILD/app/pmdctl/pmdctl
 PREFIX=e2e-metrics-$$
-PORT=$((20000 + $$ % 20000))
-PROM_PORT=$((PORT + 1))
+read -r PORT PROM_PORT < <(free_tcp_ports 2)
 WORK=$(mktemp -d)
 PROM_PID=
 cleanup() {

@@ -15,7 +15,7 @@ source "$(dirname "$0")/lib.sh"
 tap_rig rg rg "${1:-}"
 NS=("$NS_L" "$NS_R")
 IF=("$IF_L" "$IF_R")
-METRICS_PORT=$((20000 + $$ % 20000))
+METRICS_PORT=$(free_tcp_ports 1)
 A_NET=10.57 # port p0: 10.57.0.0/16, the router 10.57.0.1, the host 10.57.0.2
 B_NET=10.58.1 # port p1: 10.58.1.0/24, the router .1, the host .2
 

@@ -16,7 +16,7 @@ BUILD=${1:-$E2E_ROOT/build}
 HOOKS=$BUILD/test/pmdfwd_hooks
 PMDCTL=$BUILD/app/pmdctl/pmdctl
 PREFIX=e2e-sup-$$
-PORT=$((20000 + ($$ + 7) % 20000))
+PORT=$(free_tcp_ports 1)
 WORK=$(mktemp -d)
 RECV_PID=
 cleanup() {
