@@ -267,6 +267,7 @@ Status Appliance::wire_workers() {
             w->punt = router_->punt_ring(wp.id);
             w->rcu_id = wp.id;
             w->l3_own_mac = own_mac_key(ports_[wp.rx_port].port->mac().bytes.data());
+            w->l3_kernel_groups = !cfg_.ports[wp.rx_port].kernel_interface.empty();
             set_icmp_budget(*w, cfg_.l3.icmp_rate_limit, cfg_.l3.icmp_rate_burst, rte_get_tsc_hz());
             for (size_t p = 0; p < wp.l3_tx_queue.size(); ++p) {
                 if (wp.l3_tx_queue[p] < 0) continue;
@@ -317,7 +318,8 @@ Status Appliance::create_router(const std::string& pool_prefix) {
     for (size_t p = 0; p < ports_.size(); ++p) {
         const Port& port = *ports_[p].port;
         ports.push_back({cfg_.ports[p].name, port.id(), plan_.ports[p].control_queue, port.mac(),
-                         cfg_.ports[p].addresses, cfg_.ports[p].mtu});
+                         cfg_.ports[p].addresses, cfg_.ports[p].mtu, cfg_.ports[p].kernel_interface,
+                         port.link_cell()});
     }
     auto router = Router::create(cfg_, std::move(ports), unsigned(plan_.workers.size()),
                                  SOCKET_ID_ANY, pool_prefix + "_rt", pools_.back().pool->mempool());

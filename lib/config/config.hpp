@@ -62,6 +62,10 @@ struct PortConfig {
     // length ("10.0.0.1/24"); their subnets are connected routes.
     std::vector<IpPrefix> addresses;
     std::vector<SourceLoc> address_locs;
+    // l3 mode: the kernel interface that stands for the port (a TAP device
+    // of this name); empty: none.
+    std::string kernel_interface;
+    SourceLoc kernel_interface_loc;
     SourceLoc loc;  // the [[port]] table header
     SourceLoc devargs_loc;
     SourceLoc tx_loc;

@@ -207,6 +207,17 @@ bool is_identifier(std::string_view s) {
     return true;
 }
 
+// A Linux interface name as `ip link` takes one: at most IFNAMSIZ - 1
+// bytes, none of '/', ':' or whitespace; kept to the characters interface
+// names are made of in practice.
+bool is_interface_name(std::string_view s) {
+    if (s.empty() || s.size() > 15 || s == "." || s == "..") return false;
+    for (const char c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'))
+            return false;
+    return true;
+}
+
 // Calls fn(element, text) for each string of the array at n; `expected`
 // says what the key takes when n is no array, and a non-string element
 // is named by its type.
@@ -322,6 +333,13 @@ void read_port(TableReader& root, const toml::node& node, size_t index, PortConf
     if (const auto* n = r.choice("tx", port.tx, kTxModes)) port.tx_loc = loc_of(*n);
     if (const auto* n = r.take("poll")) read_port_poll(r, *n, port);
     if (const auto* n = r.take("addresses")) read_port_addresses(r, *n, port);
+    if (const auto* n = r.string("kernel_interface", port.kernel_interface, 15)) {
+        port.kernel_interface_loc = loc_of(*n);
+        if (!is_interface_name(port.kernel_interface))
+            r.fail(*n, "kernel_interface",
+                   "must be 1-15 characters of letters, digits, '_', '-' or '.', not '.' or "
+                   "'..'");
+    }
     r.finish();
 }
 
@@ -378,6 +396,23 @@ void read_neighbour(TableReader& root, const toml::node& node, size_t index,
     r.finish();
 }
 
+// `kernel_routes = { table = 254 }`: the kernel routing table to mirror.
+void read_kernel_routes(TableReader& l3r, const toml::node& n, L3Config& l3) {
+    TableReader r(require_table(l3r, n, "kernel_routes"), "l3.kernel_routes", l3r.file());
+    if (!r.take("table"))
+        l3r.fail(n, "kernel_routes",
+                 "needs table = N, the kernel routing table to mirror (254 is main)");
+    uint32_t table = 0;
+    r.integer("table", table, 1, 0xfffffffe);
+    if (table == 255)
+        r.fail(*r.take("table"), "table",
+               "table 255 is the kernel's local table (its own addresses), no routes to mirror");
+    r.integer("receive_buffer_kb", l3.kernel_routes_buffer_kb, 256, 1 << 20);
+    l3.kernel_routes_table = table;
+    l3.kernel_routes_loc = loc_of(n);
+    r.finish();
+}
+
 void read_l3(TableReader& root, const toml::node& node, L3Config& l3) {
     TableReader r(require_table(root, node, "l3"), "l3", root.file());
     const auto loc = [&](const char* key, SourceLoc& at) {
@@ -399,6 +434,9 @@ void read_l3(TableReader& root, const toml::node& node, L3Config& l3) {
     r.integer("icmp_rate_limit", l3.icmp_rate_limit, 0, 1000000);
     r.integer("icmp_rate_burst", l3.icmp_rate_burst, 1, 1000000);
     r.integer("punt_ring", l3.punt_ring, 64, 65536);
+    r.integer("kernel_rate_limit", l3.kernel_rate_limit, 0, 10000000);
+    r.integer("kernel_rate_burst", l3.kernel_rate_burst, 1, 10000000);
+    if (const auto* n = r.take("kernel_routes")) read_kernel_routes(r, *n, l3);
     if (l3.punt_ring & (l3.punt_ring - 1))
         root.fail(*r.take("punt_ring"), "l3.punt_ring",
                   "punt_ring " + std::to_string(l3.punt_ring) + " is not a power of two");

@@ -101,6 +101,9 @@ struct alignas(64) WorkerContext {
     // The rx port's MAC in the first 6 bytes (the rest 0), as an 8-byte load
     // of a frame's start holds its destination: the plain path's compare.
     uint64_t l3_own_mac = 0;
+    // The rx port has a kernel interface: link-scope multicast (224.0.0.0/24,
+    // ff02::/16; the hellos of routing protocols) is the control path's.
+    bool l3_kernel_groups = false;
     // Packets that earn an ICMP error reach the control path at most once
     // per icmp_interval_tsc, icmp_burst_tsc worth saved up (0: never).
     uint64_t icmp_interval_tsc = 0;

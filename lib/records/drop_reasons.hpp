@@ -30,11 +30,12 @@ namespace pmdfwd {
     X(not_ip, packets, counter,                                                                   \
       "l3: neither IPv4, IPv6, ARP nor neighbour discovery (or a second VLAN tag)")               \
     X(punt_full, packets, counter,                                                                \
-      "l3: the ring to the control path was full (ARP, ND, to this router), or half full for a "  \
-      "packet waiting for its neighbour (the rest is kept for the answer)")                       \
+      "l3: the ring to the control path was full (ARP, ND), or half full for a packet to this "   \
+      "router or waiting for its neighbour (the rest is kept for ARP and ND)")                    \
     X(not_our_mac, packets, counter,                                                              \
       "l3: to another host's Ethernet address, or to a broadcast or multicast one and not ARP "   \
-      "or neighbour discovery (the port is promiscuous; such frames are not the router's)")       \
+      "or neighbour discovery (nor, on a port with a kernel interface, to a link-scope group; "   \
+      "the port is promiscuous; such frames are not the router's)")                               \
     X(bad_source, packets, counter,                                                               \
       "l3: from an address no routed packet comes from: 0/8, 127/8, multicast, class E, "         \
       "255.255.255.255, a connected subnet's network or broadcast address, one of the "           \

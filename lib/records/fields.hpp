@@ -29,6 +29,7 @@ namespace pmdfwd {
     X(calls, "calls")             \
     X(connections, "connections") \
     X(requests, "requests")       \
+    X(routes, "routes")           \
     X(cycles, "cycles")           \
     X(nanoseconds, "ns")          \
     X(seconds, "s")               \

@@ -27,6 +27,8 @@ std::string_view unit_word(Unit u) {
             return "connections";
         case Unit::requests:
             return "requests";
+        case Unit::routes:
+            return "routes";
         case Unit::cycles:
             return "cycles";
         case Unit::nanoseconds:

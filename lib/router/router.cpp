@@ -11,8 +11,11 @@
 
 #include <chrono>
 
+#include "kernel_interface.hpp"
 #include "l3_forward.hpp"
 #include "l3_header.hpp"
+#include "route_feed.hpp"
+#include "route_netlink.hpp"
 #include "router_frames.hpp"
 
 namespace pmdfwd {
@@ -64,7 +67,9 @@ Status Router::build(unsigned workers, int socket, const std::string& name) {
         if (!ring) return ring.error();
         punt_rings_.push_back(std::move(ring.value()));
     }
-    return program_config();
+    if (auto st = open_kernel_interfaces(); !st) return st;
+    if (auto st = program_config(); !st) return st;
+    return open_kernel_routes();
 }
 
 int Router::port_index_of(uint16_t port_id) const {
@@ -133,6 +138,8 @@ void Router::poll(uint64_t now) {
             for (unsigned i = 0; i < n; ++i) handle(pkts[i], now);
         }
     }
+    from_kernel(now);
+    poll_kernel_routes();
     neighbours_.tick(now, actions_);
     apply(actions_);
     tables_->reclaim();
@@ -167,12 +174,14 @@ void Router::handle(rte_mbuf* m, uint64_t now) {
 }
 
 // ARP and ND: answer what asks for our addresses, learn who asked and who
-// answered (router_arp.cpp, router_nd.cpp).
+// answered (router_arp.cpp, router_nd.cpp); a port's kernel interface gets a
+// copy first, so that the kernel resolves the neighbours it sends to.
 void Router::handle_neighbour(rte_mbuf* m, int port, uint64_t now) {
     if (port < 0 || ports_[size_t(port)].control_queue < 0) {
         counters_.arp_ignored++;
         return rte_pktmbuf_free(m);
     }
+    to_kernel(port, m);
     const L3Header h = parse_l3_header(frame_of(m), m->pkt_len, true);
     if (h.ethertype == kEtherTypeArp) return handle_arp(m, port, h.l3_offset, now);
     handle_nd(m, port, h.l3_offset, now);

@@ -7,7 +7,7 @@
 // One class, its member functions defined by message kind: router.cpp
 // (building, the poll loop, dispatch, transmit), router_rib.cpp,
 // router_arp.cpp, router_nd.cpp, router_to_us.cpp, router_icmp_errors.cpp,
-// router_neighbours.cpp.
+// router_neighbours.cpp, router_kernel.cpp, router_kernel_routes.cpp.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -26,15 +26,25 @@
 #include "config.hpp"
 #include "error.hpp"
 #include "icmp_packet.hpp"
+#include "link_state.hpp"
 #include "neighbour_table.hpp"
 #include "own_addresses.hpp"
 #include "punt_ring.hpp"
+#include "route_message.hpp"
 #include "route_rules.hpp"
 #include "route_tables.hpp"
 #include "router_api.hpp"
 #include "router_counters.hpp"
 #include "stats_records.hpp"
 #include "token_bucket.hpp"
+
+struct nlmsghdr;
+
+namespace pmdfwd {
+class KernelInterface;
+class RouteFeed;
+class RouteNetlink;
+}  // namespace pmdfwd
 
 struct rte_ring;
 struct rte_mempool;
@@ -49,12 +59,16 @@ struct RouterPort {
     MacAddr mac;
     std::vector<IpPrefix> addresses;
     uint16_t mtu = 1500;
+    std::string kernel_interface;  // its name; empty: none
+    // The port's link as the main lcore samples it (kernel_link.cpp where
+    // the PMD reads it wrong); null: always up.
+    const LinkCell* link = nullptr;
 };
 
 // One route as `show routes` lists it.
 struct RouteInfo {
     IpPrefix prefix;
-    std::string origin;  // connected, local, neighbour, static, runtime
+    std::string origin;  // connected, local, neighbour, static, runtime, kernel
     std::optional<IpAddress> via;
     std::string port;
     std::string state;  // forward, resolving, local
@@ -96,7 +110,7 @@ class Router {
     void poll(uint64_t now_ms);
 
   private:
-    enum class Origin : uint8_t { connected, local, neighbour, static_route, runtime };
+    enum class Origin : uint8_t { connected, local, neighbour, static_route, runtime, kernel };
     struct RibRoute {
         IpPrefix prefix;
         Origin origin = Origin::connected;
@@ -143,6 +157,26 @@ class Router {
     // ICMP errors, rate limited (router_icmp_errors.cpp).
     void send_icmp_error(rte_mbuf* m, int port, IcmpError error);
 
+    // The ports' kernel interfaces (router_kernel.cpp): a copy of a frame
+    // to the kernel, rate limited (the caller keeps m); what the kernel
+    // sends, out by the port; the carrier after the port's link.
+    Status open_kernel_interfaces();
+    KernelInterface* kernel_of(int port) const {
+        return port >= 0 ? kernel_ifs_[size_t(port)].get() : nullptr;
+    }
+    void to_kernel(int port, const rte_mbuf* m);
+    void from_kernel(uint64_t now_ms);
+
+    // Routes mirrored from a kernel table (router_kernel_routes.cpp).
+    Status open_kernel_routes();
+    Status reread_kernel_routes();
+    void poll_kernel_routes();
+    void kernel_message(const nlmsghdr* message);
+    void settle_kernel_prefix(const IpPrefix& prefix);
+    void settle_dirty_kernel_prefixes();
+    std::optional<RibRoute> rib_route_of(const KernelRoute& route, KernelRouteSkip& why) const;
+    int port_of_ifindex(unsigned ifindex) const;
+
     // The neighbour table's actions and the adjacencies they make
     // (router_neighbours.cpp).
     void handle_unresolved(rte_mbuf* m, uint64_t now_ms);
@@ -163,6 +197,9 @@ class Router {
     std::vector<uint32_t> resolve_hops_;  // per port: "resolve on this port"
     OwnAddresses own_;                    // every port's addresses: the workers' checks
     uint32_t local_hop_ = kUnreachableNextHop;
+    std::unique_ptr<RouteNetlink> netlink_;                     // with any kernel interface
+    std::vector<std::unique_ptr<KernelInterface>> kernel_ifs_;  // by port; null: none
+    std::unique_ptr<RouteFeed> route_feed_;                     // with l3.kernel_routes
 
     mutable std::mutex mutex_;  // everything below, and every change to tables_
     // By family, address, then length: the order routes() lists them in.
@@ -173,6 +210,14 @@ class Router {
     // [port * 2 + family]: a flood of errors about one port's (or family's)
     // packets leaves the others theirs.
     std::vector<TokenBucket> icmp_buckets_;
+    std::vector<TokenBucket> kernel_buckets_;  // by port: what goes to its kernel interface
+    std::vector<uint8_t> kernel_frame_;        // a segmented frame, gathered for the kernel
+    uint64_t link_checked_ms_ = 0;
+    // The kernel table as last read: its routes (the lowest metric of each
+    // prefix), its next-hop objects, and prefixes whose RIB entry is due.
+    std::map<IpPrefix, KernelRoute> kernel_table_;
+    std::map<uint32_t, KernelNextHopObject> kernel_next_hops_;
+    std::vector<IpPrefix> kernel_dirty_;
     RouterCounters counters_;
     NeighbourCounters pressure_logged_;  // the neighbour counters when last logged
     uint64_t pressure_logged_ms_ = 0;

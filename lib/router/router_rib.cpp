@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "kernel_interface.hpp"
 #include "route_rules.hpp"
 #include "router.hpp"
 #include "router_frames.hpp"
@@ -22,6 +23,13 @@ Status Router::program_config() {
     local_hop_ = hop.value();
     resolve_hops_.assign(ports_.size(), kUnreachableNextHop);
     for (size_t p = 0; p < ports_.size(); ++p) {
+        // The kernel interface's link-local address is the router's too:
+        // what comes to it (OSPFv3, BGP over link-local) goes to the kernel.
+        if (kernel_of(int(p))) {
+            const IpPrefix ll = host_prefix(eui64_link_local(ports_[p].mac).address);
+            if (!rib_.contains(ll))
+                if (auto st = install({ll, Origin::local, {}, int(p)}); !st) return st;
+        }
         if (ports_[p].addresses.empty()) continue;
         NextHop resolve;
         resolve.kind = NextHopKind::resolve;
@@ -114,6 +122,7 @@ bool Router::on_link(int port, const IpAddress& address) const {
             return r->via && *r->via == address;
         case Origin::static_route:
         case Origin::runtime:
+        case Origin::kernel:
             return !r->via;
         case Origin::local:
             break;
@@ -136,7 +145,7 @@ Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
     port = std::get<RouteTarget>(verdict).port;
     const auto it = rib_.find(prefix);
     if (it != rib_.end() && it->second.origin != Origin::static_route &&
-        it->second.origin != Origin::runtime)
+        it->second.origin != Origin::runtime && it->second.origin != Origin::kernel)
         return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second));
     return install({prefix, Origin::runtime, via, port});
 }
@@ -152,6 +161,8 @@ Status Router::delete_route(const IpPrefix& prefix) {
                                : "; it goes with the port's address"));
     if (auto st = tables_->delete_route(prefix); !st) return st;
     rib_.erase(it);
+    // The kernel's route to the prefix, if it has one, takes its place.
+    if (kernel_table_.contains(prefix)) settle_kernel_prefix(prefix);
     return Ok{};
 }
 
@@ -167,6 +178,8 @@ std::string Router::describe_origin(const RibRoute& r) const {
         case Origin::neighbour:
             return "the host route of neighbour " + (r.via ? r.via->to_string() : "?") + port +
                    ", learned by ARP or neighbour discovery";
+        case Origin::kernel:
+            return "a route of kernel table " + std::to_string(cfg_.l3.kernel_routes_table);
         case Origin::static_route:
         case Origin::runtime:
             break;
@@ -175,8 +188,8 @@ std::string Router::describe_origin(const RibRoute& r) const {
 }
 
 std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) const {
-    static constexpr const char* kOrigins[] = {"connected", "local", "neighbour", "static",
-                                               "runtime"};
+    static constexpr const char* kOrigins[] = {"connected", "local",   "neighbour",
+                                               "static",    "runtime", "kernel"};
     std::lock_guard lock(mutex_);
     if (total) *total = rib_.size();
     std::vector<RouteInfo> out;

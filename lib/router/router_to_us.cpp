@@ -1,6 +1,7 @@
 // Router mode's packets to its own addresses (see router.hpp): echo
-// requests answered in place, UDP answered with port unreachable, the rest
-// dropped and counted (local_dropped). The control path thread.
+// requests answered in place; on a port with a kernel interface the rest
+// goes to the kernel, else UDP is answered with port unreachable and the
+// rest dropped and counted (local_dropped). The control path thread.
 #include "icmp_packet.hpp"
 #include "l3_header.hpp"
 #include "router.hpp"
@@ -10,8 +11,10 @@
 
 namespace pmdfwd {
 
-// To one of our addresses: echo requests are answered in place; UDP gets
-// port unreachable (traceroute to the router); the rest is dropped. A
+// To one of our addresses (or, with a kernel interface, a link-scope
+// group): echo requests are answered in place; the kernel interface takes
+// the rest if the port has one; else UDP gets port unreachable (traceroute
+// to the router) and the rest is dropped. A
 // subnet's network or broadcast address is no host's: nothing is answered
 // from it (the workers drop such packets already; this holds for any
 // other way in).
@@ -28,6 +31,10 @@ void Router::handle_to_us(rte_mbuf* m, int port) {
         return transmit(port, m);
     }
     counters_.echo_rejected.count(r.reject);
+    if (kernel_of(port)) {
+        to_kernel(port, m);
+        return rte_pktmbuf_free(m);
+    }
     const auto frame = frame_of(m);
     const L3Header h = parse_l3_header(frame, m->pkt_len, true);
     const uint8_t* ip = frame.data() + h.l3_offset;

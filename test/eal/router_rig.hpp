@@ -184,7 +184,8 @@ struct RouterRig {
         for (size_t i = 0; i < 3; ++i) {
             ports[i].open(tag + char('a' + i), worker_count + 1, pool->mempool());
             rp.push_back({cfg.ports[i].name, ports[i].id, int(worker_count), macs[i],
-                          cfg.ports[i].addresses, cfg.ports[i].mtu});
+                          cfg.ports[i].addresses, cfg.ports[i].mtu, cfg.ports[i].kernel_interface,
+                          nullptr});
         }
         auto r = Router::create(cfg, std::move(rp), worker_count, SOCKET_ID_ANY, tag + "_rt",
                                 ctl_pool->mempool());

@@ -270,3 +270,64 @@ mode = "l3"
     INFO(why);
     CHECK(why.rfind("21:1 l3.max_routes: the config's IPv4 routes (32,", 0) == 0);
 }
+
+// kBase with `kernel_interface = "<a_name>"` on port a (line 8) and, when
+// given, `b_line` on port b (line 14).
+std::string with_kernel_interfaces(const std::string& a_name, const std::string& b_line = "") {
+    std::string text = kBase;
+    const std::string a_at = "addresses = [\"10.1.0.1/24\", \"2001:db8:1::1/64\"]\n";
+    text.insert(text.find(a_at) + a_at.size(), "kernel_interface = \"" + a_name + "\"\n");
+    const std::string b_at = "addresses = [\"10.2.0.1/24\"]\n";
+    if (!b_line.empty()) text.insert(text.find(b_at) + b_at.size(), b_line + "\n");
+    return text;
+}
+
+TEST_CASE("l3 config: kernel interfaces are read and checked", "[l3][config]") {
+    auto parsed =
+        parse_config(with_kernel_interfaces("wan0") + "[l3]\nkernel_rate_limit = 50\n", "r.toml");
+    REQUIRE(std::holds_alternative<Config>(parsed));
+    const Config& cfg = std::get<Config>(parsed);
+    CHECK(cfg.ports[0].kernel_interface == "wan0");
+    CHECK(cfg.ports[0].kernel_interface_loc.line == 8);
+    CHECK(cfg.ports[1].kernel_interface.empty());
+    CHECK(cfg.l3.kernel_rate_limit == 50);
+    CHECK(cfg.l3.kernel_rate_burst == 1000);  // default
+    CHECK(std::holds_alternative<Plan>(build_plan(cfg)));
+
+    auto error_of = [](const std::string& text) {
+        auto p = parse_config(text, "r.toml");
+        if (auto* e = std::get_if<ConfigError>(&p))
+            return std::to_string(e->line) + ":" + std::to_string(e->column) + " " + e->key + ": " +
+                   e->message;
+        auto planned = build_plan(std::get<Config>(p));
+        if (auto* e = std::get_if<ConfigError>(&planned))
+            return std::to_string(e->line) + ":" + std::to_string(e->column) + " " + e->key + ": " +
+                   e->message;
+        return std::string("accepted");
+    };
+    CHECK(error_of(with_kernel_interfaces("a/b")) ==
+          "8:20 port[0].kernel_interface: must be 1-15 characters of letters, digits, '_', '-' "
+          "or '.', not '.' or '..'");
+    CHECK(error_of(with_kernel_interfaces("..")) ==
+          "8:20 port[0].kernel_interface: must be 1-15 characters of letters, digits, '_', '-' "
+          "or '.', not '.' or '..'");
+    CHECK(error_of(with_kernel_interfaces("a-name-too-long1")) ==
+          "8:20 port[0].kernel_interface: string is longer than 15 bytes");
+    CHECK(error_of(with_kernel_interfaces("wan0", "kernel_interface = \"wan0\"")) ==
+          "14:20 port[1].kernel_interface: 'wan0' is already the kernel interface of port 'a'");
+    std::string own_tap = with_kernel_interfaces("pmd-b");
+    own_tap.replace(own_tap.find("devargs = \"net_null1\""), 21,
+                    "devargs = \"net_tap1,iface=pmd-b\"");
+    CHECK(error_of(own_tap) ==
+          "8:20 port[0].kernel_interface: 'pmd-b' is the interface of port 'b' "
+          "(net_tap1,iface=pmd-b); give the kernel interface a name of its own");
+    std::string patch = with_kernel_interfaces("wan0");
+    patch.replace(patch.find("mode = \"l3\""), 11, "mode = \"patch\"\npairs = [[\"a\", \"b\"]]");
+    for (const std::string line :
+         {"addresses = [\"10.1.0.1/24\", \"2001:db8:1::1/64\"]\n",
+          "addresses = [\"10.2.0.1/24\"]\n", "addresses = [\"10.3.0.1/30\"]\n"})
+        patch.erase(patch.find(line), line.size());
+    CHECK(error_of(patch) ==
+          "7:20 port[0].kernel_interface: kernel_interface is used only by forward.mode = "
+          "\"l3\"; remove it or set mode = \"l3\"");
+}

@@ -47,10 +47,15 @@ inline constexpr Field kRouterFields[] = {
 #define PMDFWD_VETO_FIELD(name, unit, kind, help)                           \
     group_field("icmp_errors_vetoed_" #name, Unit::unit, Tally::kind, help, \
                 "icmp_errors_vetoed_by", #name, "reason"),
+#define PMDFWD_KERNEL_SKIP_FIELD(name, unit, kind, help)                       \
+    group_field("kernel_routes_skipped_" #name, Unit::unit, Tally::kind, help, \
+                "kernel_routes_skipped", #name, "reason"),
         PMDFWD_ARP_REJECTS(PMDFWD_ARP_REJECT_FIELD)  //
     PMDFWD_ND_REJECTS(PMDFWD_ND_REJECT_FIELD)        //
     PMDFWD_ECHO_REJECTS(PMDFWD_ECHO_REJECT_FIELD)    //
     PMDFWD_ICMP_ERROR_VETOES(PMDFWD_VETO_FIELD)      //
+    PMDFWD_KERNEL_ROUTE_SKIPS(PMDFWD_KERNEL_SKIP_FIELD)
+#undef PMDFWD_KERNEL_SKIP_FIELD
 #undef PMDFWD_ARP_REJECT_FIELD
 #undef PMDFWD_ND_REJECT_FIELD
 #undef PMDFWD_ECHO_REJECT_FIELD
@@ -60,7 +65,7 @@ inline constexpr Field kRouterFields[] = {
 #define PMDFWD_NEIGHBOUR_DROP_FIELD(name, unit, kind, help)                                    \
     group_field("neighbour_" #name "_drops", Unit::unit, Tally::kind, help, "neighbour_drops", \
                 #name, "reason"),
-    PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD, PMDFWD_NEIGHBOUR_DROP_FIELD)
+        PMDFWD_NEIGHBOUR_COUNTERS(PMDFWD_NEIGHBOUR_FIELD, PMDFWD_NEIGHBOUR_DROP_FIELD)
 #undef PMDFWD_NEIGHBOUR_FIELD
 #undef PMDFWD_NEIGHBOUR_DROP_FIELD
 };
@@ -70,7 +75,8 @@ inline constexpr Field kRouteFields[] = {
     {"origin", Unit::none, Kind::info,
      "connected: the subnet of a port address; local: one of the router's own addresses (to the "
      "control path); neighbour: the host route of a resolved neighbour; static: a [[route]] of "
-     "the config; runtime: added with route add"},
+     "the config; runtime: added with route add; kernel: from the kernel table of "
+     "l3.kernel_routes"},
     {"port", Unit::none, Kind::info, "the port it leaves by; - for none"},
     {"via", Unit::none, Kind::info,
      "its next hop; - for an on-link route (each destination is resolved on the port)"},
@@ -112,6 +118,7 @@ static_assert(kRouterRecord.group("arp_rejected").size() == kArpRejectCount - 1)
 static_assert(kRouterRecord.group("nd_rejected").size() == kNdRejectCount - 1);
 static_assert(kRouterRecord.group("echo_rejected").size() == kEchoRejectCount - 1);
 static_assert(kRouterRecord.group("icmp_errors_vetoed_by").size() == kIcmpErrorVetoCount - 1);
+static_assert(kRouterRecord.group("kernel_routes_skipped").size() == kKernelRouteSkipCount - 1);
 
 inline constexpr RecordSchema kRouteRecord{
     "route", "Router mode (l3) only: one route of the routing table.", fields::kRouteFields};

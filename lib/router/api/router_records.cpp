@@ -33,6 +33,8 @@ Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
     set_group(r, kRouterRecord.group_first("echo_rejected"), c.echo_rejected.by_reason);
     set_group(r, kRouterRecord.group_first("icmp_errors_vetoed_by"),
               c.icmp_errors_vetoed_by.by_reason);
+    set_group(r, kRouterRecord.group_first("kernel_routes_skipped"),
+              c.kernel_routes_skipped.by_reason);
 #define PMDFWD_NEIGHBOUR_SET(name, unit, kind, help) \
     r.set(kRouterRecord.at("neighbour_" #name), n.name);
 #define PMDFWD_NEIGHBOUR_DROP_SET(name, unit, kind, help) \

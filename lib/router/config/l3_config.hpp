@@ -52,6 +52,15 @@ struct L3Config {
     uint32_t icmp_rate_limit = 100;  // ICMP errors per second (token bucket); 0: none sent
     uint32_t icmp_rate_burst = 20;
     uint32_t punt_ring = 1024;  // slots of each worker's ring to the control path
+    // Packets handed to the ports' kernel interfaces per second (token
+    // bucket per port); 0: none.
+    uint32_t kernel_rate_limit = 10000;
+    uint32_t kernel_rate_burst = 1000;
+    // kernel_routes = { table = N }: the kernel routing table mirrored into
+    // the router's tables; 0: none.
+    uint32_t kernel_routes_table = 0;
+    uint32_t kernel_routes_buffer_kb = 32768;  // the change socket's buffer
+    SourceLoc kernel_routes_loc;
     SourceLoc max_routes_loc, max_neighbours_per_port_loc, max_resolving_loc,
         max_waiting_packets_loc;
 };

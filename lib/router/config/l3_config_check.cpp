@@ -1,6 +1,7 @@
 // Router mode's cross-field config checks (see l3_config_check.hpp).
 #include "l3_config_check.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <variant>
@@ -59,6 +60,11 @@ std::optional<ConfigError> check_not_l3(const Config& cfg) {
             return config_error_at(cfg, cfg.ports[i].address_locs.front(),
                                    "port[" + std::to_string(i) + "].addresses",
                                    std::string("addresses") + why);
+    for (size_t i = 0; i < cfg.ports.size(); ++i)
+        if (!cfg.ports[i].kernel_interface.empty())
+            return config_error_at(cfg, cfg.ports[i].kernel_interface_loc,
+                                   "port[" + std::to_string(i) + "].kernel_interface",
+                                   std::string("kernel_interface") + why);
     if (!cfg.routes.empty())
         return config_error_at(cfg, cfg.routes.front().loc, "route",
                                std::string("[[route]]") + why);
@@ -105,6 +111,38 @@ std::optional<ConfigError> check_addresses(const Config& cfg, size_t& connected_
             cfg, cfg.forward.mode_loc, "forward.mode",
             "mode \"l3\" routes between the ports' addresses, and no [[port]] has "
             "addresses; give each routed port addresses = [\"10.0.0.1/24\", ...]");
+    return std::nullopt;
+}
+
+// Each kernel interface is one port's, and none is the interface a port's
+// own device makes (net_tap's iface=, net_af_packet's iface=).
+std::optional<ConfigError> check_kernel_interfaces(const Config& cfg) {
+    const bool any = std::any_of(cfg.ports.begin(), cfg.ports.end(),
+                                 [](const PortConfig& p) { return !p.kernel_interface.empty(); });
+    if (cfg.l3.kernel_routes_table != 0 && !any)
+        return config_error_at(cfg, cfg.l3.kernel_routes_loc, "l3.kernel_routes",
+                               "mirrors the kernel's routes through the ports' kernel "
+                               "interfaces, and no [[port]] has kernel_interface");
+    for (size_t p = 0; p < cfg.ports.size(); ++p) {
+        const std::string& name = cfg.ports[p].kernel_interface;
+        if (name.empty()) continue;
+        const std::string key = "port[" + std::to_string(p) + "].kernel_interface";
+        for (size_t q = 0; q < cfg.ports.size(); ++q) {
+            const PortConfig& other = cfg.ports[q];
+            if (q < p && other.kernel_interface == name)
+                return config_error_at(
+                    cfg, cfg.ports[p].kernel_interface_loc, key,
+                    "'" + name + "' is already the kernel interface of port '" + other.name + "'");
+            const std::string iface = ",iface=" + name;
+            const size_t at = other.devargs.find(iface);
+            if (at != std::string::npos && (at + iface.size() == other.devargs.size() ||
+                                            other.devargs[at + iface.size()] == ','))
+                return config_error_at(cfg, cfg.ports[p].kernel_interface_loc, key,
+                                       "'" + name + "' is the interface of port '" + other.name +
+                                           "' (" + other.devargs +
+                                           "); give the kernel interface a name of its own");
+        }
+    }
     return std::nullopt;
 }
 
@@ -219,6 +257,7 @@ std::optional<ConfigError> check_l3_config(const Config& cfg) {
             "and \"l2\": remove them");
     size_t v4 = 0, v6 = 0;
     if (auto e = check_addresses(cfg, v4, v6)) return e;
+    if (auto e = check_kernel_interfaces(cfg)) return e;
     // Every address is a host route too; an IPv4 subnet's network and
     // broadcast addresses are two more.
     v4 *= 4;

@@ -33,7 +33,7 @@ constexpr uint16_t kChunk = 64;
 constexpr uint16_t kPrefetchAhead = 4;
 
 // What classification decided for one packet.
-enum class Step : uint8_t { lookup_v4, lookup_v6, punt, drop };
+enum class Step : uint8_t { lookup_v4, lookup_v6, punt, punt_local, drop };
 
 struct Classified {
     Step step;
@@ -142,6 +142,18 @@ Classified check_addresses(const OwnAddresses& own, const uint8_t* ip, Classifie
     return c;
 }
 
+// A link-scope group (224.0.0.0/24, ff02::/16): what routing protocols'
+// hellos go to, the kernel interface's on a port that has one.
+bool to_link_scope_group(const L3Header& h, const uint8_t* f) {
+    const uint8_t* ip = f + h.l3_offset;
+    if (h.ethertype == kEtherTypeIpv4) {
+        const uint8_t* d = Ipv4HeaderView(ip).dst_addr();
+        return d[0] == 224 && d[1] == 0 && d[2] == 0;
+    }
+    const uint8_t* d = Ipv6HeaderView(ip).dst_addr();
+    return d[0] == 0xff && (d[1] & 0x0f) == 0x02;
+}
+
 // Everything but plain IPv4 and IPv6: tags, options, ND, bad headers,
 // frames to other MACs, suspect addresses. Out of line, so that the plain
 // cases stay compact.
@@ -149,14 +161,22 @@ __attribute__((noinline)) Classified classify_slow(const WorkerContext& w, const
                                                    const uint8_t* f, bool cksum_good) {
     const L3Header h =
         parse_l3_header(std::span<const uint8_t>(f, m->data_len), m->pkt_len, cksum_good);
-    // Only ARP and ND come by a group address; nothing to another host's.
-    // A runt has no whole MAC to look at: bad_header.
+    // Only ARP and ND come by a group address (and, to a kernel interface,
+    // link-scope groups); nothing to another host's. A runt has no whole
+    // MAC to look at: bad_header.
+    const bool ip = h.verdict == L3Verdict::forward_v4 || h.verdict == L3Verdict::forward_v6 ||
+                    h.verdict == L3Verdict::ttl_expired;
+    const bool kernel_group = w.l3_kernel_groups && ip && to_link_scope_group(h, f);
     if (h.l3_offset != 0 && !to_own_mac(f, w.l3_own_mac)) {
         const bool group = (EtherHeaderView(f).dst_addr()[0] & 1) != 0;
-        if (!(group && h.verdict == L3Verdict::control))
+        if (!(group && (h.verdict == L3Verdict::control || kernel_group)))
             return {Step::drop, false, h.l3_offset, DropReason::not_our_mac};
     }
     Classified c{Step::drop, false, h.l3_offset, DropReason::count};
+    if (kernel_group) {
+        c.step = Step::punt_local;
+        return c;
+    }
     switch (h.verdict) {
         case L3Verdict::forward_v4:
         case L3Verdict::forward_v6:
@@ -225,8 +245,9 @@ void add_to_port(rte_mbuf* m, uint8_t p, Outputs& o) {
 
 // Packets waiting for a neighbour fill at most half the punt ring: a flow
 // to an unresolved neighbour must leave room for the ARP reply or neighbour
-// advertisement that resolves it. Read only for such packets.
-bool room_to_wait(const WorkerContext& w, const Outputs& o) {
+// advertisement that resolves it. Read only for such packets (and those to
+// the router itself, held to the same half).
+bool under_half_full(const WorkerContext& w, const Outputs& o) {
     return rte_ring_count(w.punt) + o.punts < rte_ring_get_capacity(w.punt) / 2;
 }
 
@@ -254,6 +275,18 @@ void drop_with_error(const WorkerContext& w, rte_mbuf* m, bool v6, DropReason wh
     rte_pktmbuf_free(m);
 }
 
+// Packets to the router fill at most half the punt ring too: a flood of
+// them (to its addresses, its kernel interfaces' groups) leaves the rest for
+// ARP and ND.
+void punt_to_us(const WorkerContext& w, rte_mbuf* m, Outputs& o, BurstOutcome& out) {
+    if (unlikely(!under_half_full(w, o))) {
+        drop(m, DropReason::punt_full, out);
+        return;
+    }
+    out.punted++;
+    punt(m, PuntReason::local, o);
+}
+
 // To a route of the router's own: the control path's, unless the address
 // is a subnet's network or broadcast address (installed as the router's
 // so that none is forwarded: RFC 1812 5.3.5.2), which no host answers for:
@@ -268,8 +301,7 @@ void to_us(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pk
             return;
         }
     }
-    out.punted++;
-    punt(m, PuntReason::local, o);
+    punt_to_us(w, m, o, out);
 }
 
 // What one looked-up packet becomes: sent on its route's port, punted, or
@@ -307,7 +339,7 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
                                 o, out);
                 return;
             }
-            if (unlikely(!room_to_wait(w, o))) {
+            if (unlikely(!under_half_full(w, o))) {
                 drop(m, DropReason::punt_full, out);
                 return;
             }
@@ -443,6 +475,10 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
         if (ci.step == Step::punt) {
             out.punted++;
             punt(m, PuntReason::neighbour, o);
+            continue;
+        }
+        if (ci.step == Step::punt_local) {
+            punt_to_us(w, m, o, out);
             continue;
         }
         const bool v4_pkt = ci.step == Step::lookup_v4;

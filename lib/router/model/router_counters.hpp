@@ -37,6 +37,19 @@ constexpr bool punt_is_icmp_error(PuntReason why) {
            why == PuntReason::parameter_problem;
 }
 
+// Why a route of the mirrored kernel table ([l3] kernel_routes) is not in
+// the router's tables: each a counter of the group "kernel_routes_skipped".
+#define PMDFWD_KERNEL_ROUTE_SKIPS(X)                                                               \
+    X(not_unicast, routes, counter,                                                                \
+      "blackhole, unreachable, prohibit, local, broadcast, multicast or other non-unicast routes") \
+    X(multicast_prefix, routes, counter, "a route to a multicast or link-local prefix")            \
+    X(no_port, routes, counter, "a route none of whose next hops is on a port's kernel interface") \
+    X(unknown_next_hop, routes, counter, "a route through a next-hop object not (yet) known")      \
+    X(malformed, routes, counter, "a message router mode cannot read")
+
+enum class KernelRouteSkip : uint8_t { none, PMDFWD_KERNEL_ROUTE_SKIPS(PMDFWD_LIST_ENUM) count };
+constexpr size_t kKernelRouteSkipCount = size_t(KernelRouteSkip::count);
+
 // The control path's counters in record order; PUNT is given
 // PMDFWD_PUNT_REASONS' entries, where the group stands.
 #define PMDFWD_ROUTER_COUNTERS(X, PUNT)                                                            \
@@ -65,6 +78,32 @@ constexpr bool punt_is_icmp_error(PuntReason why) {
     X(resolved_sent, packets, counter, "packets that waited for a neighbour and were then sent")   \
     X(resolved_oversize, packets, counter,                                                         \
       "packets that waited for a neighbour, dropped for being over the output port's mtu")         \
+    X(kernel_delivered, packets, counter,                                                          \
+      "packets handed to the ports' kernel interfaces: to the router's addresses and not "         \
+      "answered by pmdfwd, to link-scope groups, and a copy of each ARP and ND frame")             \
+    X(kernel_rate_limited, packets, counter,                                                       \
+      "packets not handed to a kernel interface for l3.kernel_rate_limit")                         \
+    X(kernel_refused, packets, counter,                                                            \
+      "packets a kernel interface did not take (its backlog full)")                                \
+    X(kernel_sent, packets, counter,                                                               \
+      "frames the kernel sent out of a kernel interface, sent by "                                 \
+      "its port")                                                                                  \
+    X(kernel_oversize, packets, counter,                                                           \
+      "frames the kernel sent out of a kernel interface, dropped for being over its port's mtu")   \
+    X(kernel_routes_added, routes, counter,                                                        \
+      "routes of the kernel table (l3.kernel_routes) put in the router's tables or changed there") \
+    X(kernel_routes_removed, routes, counter,                                                      \
+      "routes of the kernel table taken out of the router's tables")                               \
+    X(kernel_routes_refused, routes, counter,                                                      \
+      "routes of the kernel table the router's tables could not take (full: l3.max_routes)")       \
+    X(kernel_routes_overruns, events, counter,                                                     \
+      "times the kernel dropped route changes because the socket's buffer was full "               \
+      "(l3.kernel_routes.receive_buffer_kb)")                                                      \
+    X(kernel_routes_rereads, events, counter,                                                      \
+      "full reads of the kernel table: the one at start and one after each overrun")               \
+    X(kernel_routes_sync_ns, nanoseconds, gauge,                                                   \
+      "how long the last batch of kernel route changes (or full read) took to reach the "          \
+      "workers' tables")                                                                           \
     X(control_tx_failed, packets, counter, "frames of the control path its TX queue did not take") \
     X(control_alloc_failed, packets, counter, "frames of the control path without a buffer")
 
@@ -87,6 +126,7 @@ struct RouterCounters {
     ReasonCounts<NdReject, kNdRejectCount> nd_rejected;
     ReasonCounts<EchoReject, kEchoRejectCount> echo_rejected;
     ReasonCounts<IcmpErrorVeto, kIcmpErrorVetoCount> icmp_errors_vetoed_by;
+    ReasonCounts<KernelRouteSkip, kKernelRouteSkipCount> kernel_routes_skipped;
 
     // The counter of a reason; nullptr for a value that is none.
     uint64_t* punts_for(PuntReason why) {

@@ -1,0 +1,195 @@
+#!/usr/bin/env bash
+# Router mode's routes from a kernel table (`[l3] kernel_routes`), with
+# iproute2 as the routing software: pmdfwd reads the table in full at start
+# (what it cannot mirror counted by reason), then every change; a route the
+# kernel gets through a port's kernel interface carries traffic through
+# pmdfwd's workers (their counters, not the kernel's), and stops when the
+# kernel's route goes; a pmdctl route takes precedence over the kernel's
+# and gives the prefix back when deleted; 2000 routes added with
+# `ip -batch` while pmdfwd is stopped (SIGSTOP) overrun its socket, and
+# after SIGCONT pmdfwd reads the table again and holds exactly the kernel's
+# routes (`ip -j route show table N` against `pmdctl --json show routes`).
+# Usage: kernel_routes.sh [BUILD_DIR]
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+BUILD=${1:-$E2E_ROOT/build}
+PMDFWD=$BUILD/app/pmdfwd/pmdfwd
+PMDCTL=$BUILD/app/pmdctl/pmdctl
+ID=$(( $$ % 100000 ))
+PREFIX=e2e-kr-$ID
+WORK=$(mktemp -d)
+NS=(kra$ID krb$ID)
+IF=(kra$ID krb$ID)
+KI=(kr0x$ID kr1x$ID)
+TABLE=$((1000 + ID))
+cleanup() {
+  [[ -z ${PMDFWD_PID:-} ]] || { kill -CONT "$PMDFWD_PID"; kill -KILL "$PMDFWD_PID"; } 2>/dev/null
+  ip route flush table "$TABLE" 2>/dev/null
+  ip -6 route flush table "$TABLE" 2>/dev/null
+  ns_remove "${NS[@]}"
+  cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+v4() { echo "10.58.$1.$2"; }
+v6() { echo "2001:db8:58:$1::$2"; }
+
+{
+  cat <<CFG
+[eal]
+lcores = "0@0,1@1,2@0"
+memory_mb = 512
+file_prefix = "$PREFIX"
+
+[poll]
+mode = "adaptive"
+
+[pool]
+mbufs = 16384
+
+[forward]
+mode = "l3"
+
+[l3]
+kernel_routes = { table = $TABLE, receive_buffer_kb = 256 }
+CFG
+  for n in 0 1; do
+    cat <<CFG
+
+[[port]]
+name = "p$n"
+devargs = "net_tap_${IF[$n]},iface=${IF[$n]}"
+addresses = ["$(v4 $n 1)/24", "$(v6 $n 1)/64"]
+kernel_interface = "${KI[$n]}"
+CFG
+  done
+} >"$WORK/cfg.toml"
+
+# Before start, routes pmdfwd cannot mirror: a blackhole, one out of lo.
+ip route add blackhole 10.58.99.0/24 table "$TABLE"
+ip route add 10.58.98.0/24 dev lo table "$TABLE"
+
+check "--check accepts kernel_routes" "$PMDFWD" --check --config "$WORK/cfg.toml"
+if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
+  fail "start" "pmdfwd did not come up"; summary; exit 1
+fi
+for n in 0 1; do
+  wait_for_link "${IF[$n]}" 10
+  ns_attach_dual "${NS[$n]}" "${IF[$n]}" "$(v4 $n 2)/24" "$(v6 $n 2)/64" "$(v4 $n 1)" "$(v6 $n 1)"
+done
+# Behind b: 10.58.9.1 and 2001:db8:58:9::1 on its loopback.
+ip -n "${NS[1]}" addr add 10.58.9.1/32 dev lo
+ip -n "${NS[1]}" addr add 2001:db8:58:9::1/128 dev lo
+ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
+router_field() { ctl --json show router | json_get "$(cat)" "d['$1']"; }
+
+check "the table was read in full at start (kernel_routes_rereads 1)" \
+  test "$(router_field kernel_routes_rereads)" = 1
+check "its blackhole was skipped as not_unicast" \
+  test "$(router_field kernel_routes_skipped_not_unicast)" -ge 1
+check "its route out of lo was skipped as no_port" \
+  test "$(router_field kernel_routes_skipped_no_port)" -ge 1
+
+ping_ok() {  # ping_ok [-6] ADDRESS: from a
+  ip netns exec "${NS[0]}" ping -c 2 -i 0.2 -W 2 "$@" >>"$WORK/ping.txt" 2>&1
+}
+routed_by_workers() {  # routed_by_workers COMMAND...: the workers' tx grew by >= 2
+  local before after
+  before=$(ctl --json stats | json_get "$(cat)" 'd["tx_pkts"]')
+  "$@" || return 1
+  after=$(ctl --json stats | json_get "$(cat)" 'd["tx_pkts"]')
+  ((after - before >= 2))
+}
+has_route() {  # has_route PREFIX ORIGIN: in pmdctl's table within 2 s
+  for _ in $(seq 20); do
+    ctl --json show routes | json_get "$(cat)" \
+      "exit(0 if any(r['prefix'] == '$1' and r['origin'] == '$2' for r in d) else 1)" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+no_route() {  # no_route PREFIX: gone from pmdctl's table within 2 s
+  for _ in $(seq 20); do
+    ctl --json show routes | json_get "$(cat)" \
+      "exit(1 if any(r['prefix'] == '$1' for r in d) else 0)" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+check "nothing reaches 10.58.9.1 before the kernel has a route" \
+  bash -c "! ip netns exec ${NS[0]} ping -c 1 -W 1 10.58.9.1 >/dev/null 2>&1"
+ip route add 10.58.9.0/24 via "$(v4 1 2)" dev "${KI[1]}" table "$TABLE"
+ip -6 route add 2001:db8:58:9::/64 via "$(v6 1 2)" dev "${KI[1]}" table "$TABLE"
+check "the kernel's IPv4 route is mirrored (show routes: kernel)" has_route 10.58.9.0/24 kernel
+check "the kernel's IPv6 route is mirrored" has_route 2001:db8:58:9::/64 kernel
+check "a -> 10.58.9.1 is forwarded by pmdfwd's workers" routed_by_workers ping_ok 10.58.9.1
+check "a -> 2001:db8:58:9::1 is forwarded by pmdfwd's workers" \
+  routed_by_workers ping_ok -6 2001:db8:58:9::1
+check "counted: kernel_routes_added" test "$(router_field kernel_routes_added)" -ge 2
+
+# pmdctl's route over the kernel's, and the kernel's back when it goes.
+ctl route add 10.58.9.0/24 --via "$(v4 1 2)" >/dev/null 2>&1
+check "a route added with pmdctl takes the prefix (runtime)" has_route 10.58.9.0/24 runtime
+ctl route del 10.58.9.0/24 >/dev/null 2>&1
+check "deleted, the kernel's route holds the prefix again" has_route 10.58.9.0/24 kernel
+
+ip route del 10.58.9.0/24 table "$TABLE"
+check "the kernel's route deleted: gone from pmdfwd" no_route 10.58.9.0/24
+ip netns exec "${NS[0]}" ping -c 2 -i 0.3 -W 1 10.58.9.1 >"$WORK/ping-deleted.txt" 2>&1
+check "and a -> 10.58.9.1 no longer reaches b (net unreachable)" \
+  grep -q "Destination Net Unreachable" "$WORK/ping-deleted.txt"
+
+# An overrun: pmdfwd stopped while 2000 routes arrive, more than its socket
+# holds; it notices, reads the table again and converges.
+rereads=$(router_field kernel_routes_rereads)
+for i in $(seq 0 1999); do
+  echo "route add 10.59.$((i / 250)).$((i % 250))/32 via $(v4 1 2) dev ${KI[1]} table $TABLE"
+done >"$WORK/batch.txt"
+kill -STOP "$PMDFWD_PID"
+ip -batch "$WORK/batch.txt"
+ip route del 10.58.98.0/24 dev lo table "$TABLE"
+kill -CONT "$PMDFWD_PID"
+overran() {
+  for _ in $(seq 50); do
+    (($(router_field kernel_routes_overruns) >= 1 && $(router_field kernel_routes_rereads) > rereads)) &&
+      return 0
+    sleep 0.1
+  done
+  return 1
+}
+check "the overrun was noticed and the table read again" overran
+compare_tables() {
+  ip -j route show table "$TABLE" >"$WORK/kernel4.json"
+  ip -j -6 route show table "$TABLE" >"$WORK/kernel6.json"
+  ctl --json show routes >"$WORK/pmdfwd-routes.json"
+  /usr/bin/python3 - "$WORK/kernel4.json" "$WORK/kernel6.json" "$WORK/pmdfwd-routes.json" <<'PYEOF'
+import ipaddress, json, sys
+kernel = set()
+for path in sys.argv[1:3]:
+    for r in json.load(open(path)):
+        if r.get("type", "unicast") != "unicast" or r.get("dev", "").startswith("lo"):
+            continue
+        net = ipaddress.ip_network(r["dst"] if r["dst"] != "default" else "0.0.0.0/0")
+        kernel.add((str(net), r.get("gateway", "-")))
+ours = {(r["prefix"], r["via"]) for r in json.load(open(sys.argv[3])) if r["origin"] == "kernel"}
+if kernel != ours:
+    print("only in the kernel:", sorted(kernel - ours)[:5], "only in pmdfwd:", sorted(ours - kernel)[:5])
+    sys.exit(1)
+print(len(ours), "routes, the same")
+PYEOF
+}
+converged() {
+  for _ in $(seq 30); do compare_tables >"$WORK/compare.txt" 2>&1 && return 0; sleep 0.2; done
+  return 1
+}
+converged; rc=$?
+check "pmdfwd's kernel routes are the kernel table's ($(cat "$WORK/compare.txt"))" test "$rc" = 0
+check "a -> b still routed after the overrun" routed_by_workers ping_ok "$(v4 1 2)"
+
+rc=0
+stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
+PMDFWD_PID=
+check "stops with exit 0 (exit $rc)" test "$rc" = 0
+check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+summary
