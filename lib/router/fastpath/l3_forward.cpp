@@ -33,7 +33,8 @@ constexpr uint16_t kChunk = 64;
 constexpr uint16_t kPrefetchAhead = 4;
 
 // What classification decided for one packet.
-enum class Step : uint8_t { lookup_v4, lookup_v6, punt, punt_local, drop };
+// The lookups first: one compare tells them from the rest.
+enum class Step : uint8_t { lookup_v4, lookup_v6, drop, punt, punt_local };
 
 struct Classified {
     Step step;
@@ -164,9 +165,11 @@ __attribute__((noinline)) Classified classify_slow(const WorkerContext& w, const
     // Only ARP and ND come by a group address (and, to a kernel interface,
     // link-scope groups); nothing to another host's. A runt has no whole
     // MAC to look at: bad_header.
-    const bool ip = h.verdict == L3Verdict::forward_v4 || h.verdict == L3Verdict::forward_v6 ||
-                    h.verdict == L3Verdict::ttl_expired;
-    const bool kernel_group = w.l3_kernel_groups && ip && to_link_scope_group(h, f);
+    const bool kernel_group =
+        unlikely(w.l3_kernel_groups) &&
+        (h.verdict == L3Verdict::forward_v4 || h.verdict == L3Verdict::forward_v6 ||
+         h.verdict == L3Verdict::ttl_expired) &&
+        to_link_scope_group(h, f);
     if (h.l3_offset != 0 && !to_own_mac(f, w.l3_own_mac)) {
         const bool group = (EtherHeaderView(f).dst_addr()[0] & 1) != 0;
         if (!(group && (h.verdict == L3Verdict::control || kernel_group)))
@@ -291,8 +294,8 @@ void punt_to_us(const WorkerContext& w, rte_mbuf* m, Outputs& o, BurstOutcome& o
 // is a subnet's network or broadcast address (installed as the router's
 // so that none is forwarded: RFC 1812 5.3.5.2), which no host answers for:
 // dropped, no ICMP error about it (RFC 1122 3.2.2).
-void to_us(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pkt, Outputs& o,
-           BurstOutcome& out) {
+__attribute__((noinline)) void to_us(const WorkerContext& w, rte_mbuf* m, const Classified& ci,
+                                     bool v4_pkt, Outputs& o, BurstOutcome& out) {
     if (v4_pkt) {
         const uint8_t* ip = rte_pktmbuf_mtod(m, const uint8_t*) + ci.l3_offset;
         const uint32_t dst_be = Ipv4HeaderView(ip).dst_addr_be();
@@ -350,6 +353,27 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
             drop_with_error(w, m, !v4_pkt, DropReason::no_route, PuntReason::unreachable, o, out);
             return;
     }
+}
+
+// A packet classification kept from the lookups: dropped by its reason, or
+// punted (ARP and ND; to the router on a port with a kernel interface).
+void finish_unrouted(const WorkerContext& w, rte_mbuf* m, const Classified& ci, Outputs& o,
+                     BurstOutcome& out) {
+    switch (ci.step) {
+        case Step::punt:
+            out.punted++;
+            punt(m, PuntReason::neighbour, o);
+            return;
+        case Step::punt_local:
+            punt_to_us(w, m, o, out);
+            return;
+        default:
+            break;
+    }
+    if (unlikely(ci.drop == DropReason::bad_option))
+        drop_with_error(w, m, false, ci.drop, PuntReason::parameter_problem, o, out);
+    else
+        drop(m, ci.drop, out);
 }
 
 // rte_lpm_lookupx4 over n addresses, four at a time, inline: l3fwd's
@@ -465,20 +489,8 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
     for (i = 0; i < n; ++i) {
         rte_mbuf* m = pkts[i];
         const Classified& ci = (slow >> i & 1) ? c[i] : kPlainV4;
-        if (ci.step == Step::drop) {
-            if (unlikely(ci.drop == DropReason::bad_option))
-                drop_with_error(w, m, false, ci.drop, PuntReason::parameter_problem, o, out);
-            else
-                drop(m, ci.drop, out);
-            continue;
-        }
-        if (ci.step == Step::punt) {
-            out.punted++;
-            punt(m, PuntReason::neighbour, o);
-            continue;
-        }
-        if (ci.step == Step::punt_local) {
-            punt_to_us(w, m, o, out);
+        if (ci.step > Step::lookup_v6) {
+            finish_unrouted(w, m, ci, o, out);
             continue;
         }
         const bool v4_pkt = ci.step == Step::lookup_v4;
