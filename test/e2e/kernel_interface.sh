@@ -31,8 +31,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-v4() { echo "10.57.$1.$2"; }
-v6() { echo "2001:db8:57:$1::$2"; }
+v4() { echo "10.81.$1.$2"; }
+v6() { echo "2001:db8:81:$1::$2"; }
 
 # Two workers on two CPUs, adaptive: the control path's thread, the
 # daemons and the namespaces' hosts need CPU too.
@@ -57,14 +57,7 @@ kernel_rate_limit = 2000
 kernel_rate_burst = 200
 CFG
   for n in 0 1; do
-    cat <<CFG
-
-[[port]]
-name = "p$n"
-devargs = "net_tap_${IF[$n]},iface=${IF[$n]}"
-addresses = ["$(v4 $n 1)/24", "$(v6 $n 1)/64"]
-kernel_interface = "${KI[$n]}"
-CFG
+    l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64" "kernel_interface = \"${KI[$n]}\""
   done
 } >"$WORK/cfg.toml"
 
@@ -87,7 +80,7 @@ check "the kernel interface exists with the port's MAC ($ki_mac = $port_mac)" \
 check "it holds the port's IPv4 address" \
   bash -c "ip -br addr show ${KI[0]} | grep -qw $(v4 0 1)/24"
 check "it holds the port's IPv6 address" \
-  bash -c "ip -6 addr show dev ${KI[0]} | grep -q 'inet6 2001:db8:57::1/64'"
+  bash -c "ip -6 addr show dev ${KI[0]} | grep -q 'inet6 2001:db8:81::1/64'"
 check "it holds the link-local address of the port's MAC" \
   bash -c "ip -br addr show ${KI[0]} | grep -q fe80::"
 carrier_is() {  # carrier_is IFACE 0|1 within 3 s

@@ -31,8 +31,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-v4() { echo "10.58.$1.$2"; }
-v6() { echo "2001:db8:58:$1::$2"; }
+v4() { echo "10.82.$1.$2"; }
+v6() { echo "2001:db8:82:$1::$2"; }
 
 {
   cat <<CFG
@@ -54,20 +54,13 @@ mode = "l3"
 kernel_routes = { table = $TABLE, receive_buffer_kb = 256 }
 CFG
   for n in 0 1; do
-    cat <<CFG
-
-[[port]]
-name = "p$n"
-devargs = "net_tap_${IF[$n]},iface=${IF[$n]}"
-addresses = ["$(v4 $n 1)/24", "$(v6 $n 1)/64"]
-kernel_interface = "${KI[$n]}"
-CFG
+    l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64" "kernel_interface = \"${KI[$n]}\""
   done
 } >"$WORK/cfg.toml"
 
 # Before start, routes pmdfwd cannot mirror: a blackhole, one out of lo.
-ip route add blackhole 10.58.99.0/24 table "$TABLE"
-ip route add 10.58.98.0/24 dev lo table "$TABLE"
+ip route add blackhole 10.82.99.0/24 table "$TABLE"
+ip route add 10.82.98.0/24 dev lo table "$TABLE"
 
 check "--check accepts kernel_routes" "$PMDFWD" --check --config "$WORK/cfg.toml"
 if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
@@ -77,9 +70,9 @@ for n in 0 1; do
   wait_for_link "${IF[$n]}" 10
   ns_attach_dual "${NS[$n]}" "${IF[$n]}" "$(v4 $n 2)/24" "$(v6 $n 2)/64" "$(v4 $n 1)" "$(v6 $n 1)"
 done
-# Behind b: 10.58.9.1 and 2001:db8:58:9::1 on its loopback.
-ip -n "${NS[1]}" addr add 10.58.9.1/32 dev lo
-ip -n "${NS[1]}" addr add 2001:db8:58:9::1/128 dev lo
+# Behind b: 10.82.9.1 and 2001:db8:82:9::1 on its loopback.
+ip -n "${NS[1]}" addr add 10.82.9.1/32 dev lo
+ip -n "${NS[1]}" addr add 2001:db8:82:9::1/128 dev lo
 ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
 router_field() { ctl --json show router | json_get "$(cat)" "d['$1']"; }
 
@@ -117,38 +110,38 @@ no_route() {  # no_route PREFIX: gone from pmdctl's table within 2 s
   return 1
 }
 
-check "nothing reaches 10.58.9.1 before the kernel has a route" \
-  bash -c "! ip netns exec ${NS[0]} ping -c 1 -W 1 10.58.9.1 >/dev/null 2>&1"
-ip route add 10.58.9.0/24 via "$(v4 1 2)" dev "${KI[1]}" table "$TABLE"
-ip -6 route add 2001:db8:58:9::/64 via "$(v6 1 2)" dev "${KI[1]}" table "$TABLE"
-check "the kernel's IPv4 route is mirrored (show routes: kernel)" has_route 10.58.9.0/24 kernel
-check "the kernel's IPv6 route is mirrored" has_route 2001:db8:58:9::/64 kernel
-check "a -> 10.58.9.1 is forwarded by pmdfwd's workers" routed_by_workers ping_ok 10.58.9.1
-check "a -> 2001:db8:58:9::1 is forwarded by pmdfwd's workers" \
-  routed_by_workers ping_ok -6 2001:db8:58:9::1
+check "nothing reaches 10.82.9.1 before the kernel has a route" \
+  bash -c "! ip netns exec ${NS[0]} ping -c 1 -W 1 10.82.9.1 >/dev/null 2>&1"
+ip route add 10.82.9.0/24 via "$(v4 1 2)" dev "${KI[1]}" table "$TABLE"
+ip -6 route add 2001:db8:82:9::/64 via "$(v6 1 2)" dev "${KI[1]}" table "$TABLE"
+check "the kernel's IPv4 route is mirrored (show routes: kernel)" has_route 10.82.9.0/24 kernel
+check "the kernel's IPv6 route is mirrored" has_route 2001:db8:82:9::/64 kernel
+check "a -> 10.82.9.1 is forwarded by pmdfwd's workers" routed_by_workers ping_ok 10.82.9.1
+check "a -> 2001:db8:82:9::1 is forwarded by pmdfwd's workers" \
+  routed_by_workers ping_ok -6 2001:db8:82:9::1
 check "counted: kernel_routes_added" test "$(router_field kernel_routes_added)" -ge 2
 
 # pmdctl's route over the kernel's, and the kernel's back when it goes.
-ctl route add 10.58.9.0/24 --via "$(v4 1 2)" >/dev/null 2>&1
-check "a route added with pmdctl takes the prefix (runtime)" has_route 10.58.9.0/24 runtime
-ctl route del 10.58.9.0/24 >/dev/null 2>&1
-check "deleted, the kernel's route holds the prefix again" has_route 10.58.9.0/24 kernel
+ctl route add 10.82.9.0/24 --via "$(v4 1 2)" >/dev/null 2>&1
+check "a route added with pmdctl takes the prefix (runtime)" has_route 10.82.9.0/24 runtime
+ctl route del 10.82.9.0/24 >/dev/null 2>&1
+check "deleted, the kernel's route holds the prefix again" has_route 10.82.9.0/24 kernel
 
-ip route del 10.58.9.0/24 table "$TABLE"
-check "the kernel's route deleted: gone from pmdfwd" no_route 10.58.9.0/24
-ip netns exec "${NS[0]}" ping -c 2 -i 0.3 -W 1 10.58.9.1 >"$WORK/ping-deleted.txt" 2>&1
-check "and a -> 10.58.9.1 no longer reaches b (net unreachable)" \
+ip route del 10.82.9.0/24 table "$TABLE"
+check "the kernel's route deleted: gone from pmdfwd" no_route 10.82.9.0/24
+ip netns exec "${NS[0]}" ping -c 2 -i 0.3 -W 1 10.82.9.1 >"$WORK/ping-deleted.txt" 2>&1
+check "and a -> 10.82.9.1 no longer reaches b (net unreachable)" \
   grep -q "Destination Net Unreachable" "$WORK/ping-deleted.txt"
 
 # An overrun: pmdfwd stopped while 2000 routes arrive, more than its socket
 # holds; it notices, reads the table again and converges.
 rereads=$(router_field kernel_routes_rereads)
 for i in $(seq 0 1999); do
-  echo "route add 10.59.$((i / 250)).$((i % 250))/32 via $(v4 1 2) dev ${KI[1]} table $TABLE"
+  echo "route add 10.83.$((i / 250)).$((i % 250))/32 via $(v4 1 2) dev ${KI[1]} table $TABLE"
 done >"$WORK/batch.txt"
 kill -STOP "$PMDFWD_PID"
 ip -batch "$WORK/batch.txt"
-ip route del 10.58.98.0/24 dev lo table "$TABLE"
+ip route del 10.82.98.0/24 dev lo table "$TABLE"
 kill -CONT "$PMDFWD_PID"
 overran() {
   for _ in $(seq 50); do

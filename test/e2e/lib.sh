@@ -32,6 +32,16 @@ json_get() { /usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); pr
 
 E2E_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
+# l3_tap_port NAME IFACE ADDR4/LEN ADDR6/LEN [LINE...]: a [[port]] table of a
+# router-mode config on a net_tap device, then any further key lines.
+l3_tap_port() {
+  local name=$1 ifc=$2 a4=$3 a6=$4; shift 4
+  printf '\n[[port]]\nname = "%s"\ndevargs = "net_tap_%s,iface=%s"\naddresses = ["%s", "%s"]\n' \
+    "$name" "$ifc" "$ifc" "$a4" "$a6"
+  local line
+  for line in "$@"; do echo "$line"; done
+}
+
 # free_tcp_ports N: N distinct TCP ports nothing on 127.0.0.1 holds now, below
 # the kernel's ephemeral range (32768 up), so that no client's connection
 # takes one before the test's server binds it.

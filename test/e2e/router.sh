@@ -47,13 +47,7 @@ mode = "adaptive"
 mbufs = 16384
 CFG
   for n in 0 1 2; do
-    cat <<CFG
-
-[[port]]
-name = "p$n"
-devargs = "net_tap_${IF[$n]},iface=${IF[$n]}"
-addresses = ["$(v4 $n 1)/24", "$(v6 $n 1)/64"]
-CFG
+    l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64"
   done
   cat <<CFG
 

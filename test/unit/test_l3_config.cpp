@@ -35,9 +35,9 @@ addresses = ["10.3.0.1/30"]
 mode = "l3"
 )";
 
-// The plan of kBase + extra, or the refusal as "line:column key: message".
-std::variant<Plan, std::string> plan_of(const std::string& extra) {
-    auto parsed = parse_config(kBase + extra, "r.toml");
+// The plan of a config's text, or the refusal as "line:column key: message".
+std::variant<Plan, std::string> plan_of_text(const std::string& text) {
+    auto parsed = parse_config(text, "r.toml");
     if (auto* e = std::get_if<ConfigError>(&parsed))
         return std::to_string(e->line) + ":" + std::to_string(e->column) + " " + e->key + ": " +
                e->message;
@@ -46,6 +46,11 @@ std::variant<Plan, std::string> plan_of(const std::string& extra) {
         return std::to_string(e->line) + ":" + std::to_string(e->column) + " " + e->key + ": " +
                e->message;
     return std::get<Plan>(planned);
+}
+
+// The plan of kBase + extra, or the refusal.
+std::variant<Plan, std::string> plan_of(const std::string& extra) {
+    return plan_of_text(kBase + extra);
 }
 
 std::string refusal(const std::string& extra) {
@@ -295,15 +300,8 @@ TEST_CASE("l3 config: kernel interfaces are read and checked", "[l3][config]") {
     CHECK(std::holds_alternative<Plan>(build_plan(cfg)));
 
     auto error_of = [](const std::string& text) {
-        auto p = parse_config(text, "r.toml");
-        if (auto* e = std::get_if<ConfigError>(&p))
-            return std::to_string(e->line) + ":" + std::to_string(e->column) + " " + e->key + ": " +
-                   e->message;
-        auto planned = build_plan(std::get<Config>(p));
-        if (auto* e = std::get_if<ConfigError>(&planned))
-            return std::to_string(e->line) + ":" + std::to_string(e->column) + " " + e->key + ": " +
-                   e->message;
-        return std::string("accepted");
+        auto r = plan_of_text(text);
+        return std::holds_alternative<Plan>(r) ? std::string("accepted") : std::get<std::string>(r);
     };
     CHECK(error_of(with_kernel_interfaces("a/b")) ==
           "8:20 port[0].kernel_interface: must be 1-15 characters of letters, digits, '_', '-' "
