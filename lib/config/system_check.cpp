@@ -141,6 +141,28 @@ std::optional<ConfigError> check_memory(const Config& cfg, const SystemFacts& fa
     return std::nullopt;
 }
 
+// Each kernel_interface is made at start: the tun device must open, and no
+// interface may have its name already.
+std::optional<ConfigError> check_kernel_interfaces(const Config& cfg, const SystemFacts& facts) {
+    for (size_t p = 0; p < cfg.ports.size(); ++p) {
+        const PortConfig& port = cfg.ports[p];
+        if (port.kernel_interface.empty()) continue;
+        const std::string key = "port[" + std::to_string(p) + "].kernel_interface";
+        const SourceLoc loc = port.kernel_interface_loc;
+        if (!facts.tun_device)
+            return ConfigError{cfg.source_name, loc.line, loc.column, key,
+                               "needs /dev/net/tun, which does not open here (the tun module, "
+                               "or a container without the device)"};
+        if (std::find(facts.interfaces.begin(), facts.interfaces.end(), port.kernel_interface) !=
+            facts.interfaces.end())
+            return ConfigError{cfg.source_name, loc.line, loc.column, key,
+                               "an interface named '" + port.kernel_interface +
+                                   "' exists already; pmdfwd makes its kernel interface itself "
+                                   "(is another pmdfwd running with this config?)"};
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 SystemFacts read_system_facts(const std::string& file_prefix) {
@@ -151,12 +173,17 @@ SystemFacts read_system_facts(const std::string& file_prefix) {
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0) f.memory_bytes = uint64_t(pages) * uint64_t(page);
     f.free_hugepage_bytes = free_hugepage_bytes();
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/sys/class/net", ec))
+        f.interfaces.push_back(e.path().filename().string());
+    f.tun_device = access("/dev/net/tun", R_OK | W_OK) == 0;
     return f;
 }
 
 std::optional<ConfigError> check_against_system(const Config& cfg, const SystemFacts& facts) {
     if (auto e = check_lcores(cfg, facts)) return e;
     if (auto e = check_memory(cfg, facts)) return e;
+    if (auto e = check_kernel_interfaces(cfg, facts)) return e;
     if (!cfg.log.file.empty())
         if (auto p = log_file_problem(cfg.log.file); !p.empty()) {
             const SourceLoc loc = cfg.log.file_loc.line ? cfg.log.file_loc : SourceLoc{1, 1};

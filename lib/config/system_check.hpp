@@ -27,6 +27,10 @@ struct SystemFacts {
     // (kept linked for capture; after a crash, or a DPDK exit, they stay):
     // EAL removes them as it starts, so their pages count as free.
     uint64_t prefix_hugepage_bytes = 0;
+    // The network interfaces there are now (/sys/class/net), and whether
+    // /dev/net/tun opens: a port's kernel_interface is made there.
+    std::vector<std::string> interfaces;
+    bool tun_device = true;
 };
 
 // `file_prefix`: whose leftover hugepage files count as free ("": none).

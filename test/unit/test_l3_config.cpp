@@ -7,6 +7,7 @@
 
 #include "config_loader.hpp"
 #include "plan.hpp"
+#include "system_check.hpp"
 
 using namespace pmdfwd;
 
@@ -328,4 +329,30 @@ TEST_CASE("l3 config: kernel interfaces are read and checked", "[l3][config]") {
     CHECK(error_of(patch) ==
           "7:20 port[0].kernel_interface: kernel_interface is used only by forward.mode = "
           "\"l3\"; remove it or set mode = \"l3\"");
+}
+
+TEST_CASE("l3 system check: a kernel interface needs the tun device and its name free",
+          "[l3][config]") {
+    auto parsed = parse_config(with_kernel_interfaces("wan0"), "r.toml");
+    REQUIRE(std::holds_alternative<Config>(parsed));
+    const Config& cfg = std::get<Config>(parsed);
+    SystemFacts facts;
+    facts.interfaces = {"lo", "eth0"};
+    CHECK_FALSE(check_against_system(cfg, facts));
+
+    facts.interfaces.push_back("wan0");
+    auto e = check_against_system(cfg, facts);
+    REQUIRE(e);
+    CHECK(e->line == 8);
+    CHECK(e->key == "port[0].kernel_interface");
+    CHECK(e->message ==
+          "an interface named 'wan0' exists already; pmdfwd makes its kernel interface itself "
+          "(is another pmdfwd running with this config?)");
+
+    facts.interfaces = {"lo"};
+    facts.tun_device = false;
+    e = check_against_system(cfg, facts);
+    REQUIRE(e);
+    CHECK(e->key == "port[0].kernel_interface");
+    CHECK(e->message.starts_with("needs /dev/net/tun"));
 }
