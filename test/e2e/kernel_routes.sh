@@ -152,28 +152,11 @@ overran() {
   return 1
 }
 check "the overrun was noticed and the table read again" overran
-compare_tables() {
-  ip -j route show table "$TABLE" >"$WORK/kernel4.json"
-  ip -j -6 route show table "$TABLE" >"$WORK/kernel6.json"
-  ctl --json show routes >"$WORK/pmdfwd-routes.json"
-  /usr/bin/python3 - "$WORK/kernel4.json" "$WORK/kernel6.json" "$WORK/pmdfwd-routes.json" <<'PYEOF'
-import ipaddress, json, sys
-kernel = set()
-for path in sys.argv[1:3]:
-    for r in json.load(open(path)):
-        if r.get("type", "unicast") != "unicast" or r.get("dev", "").startswith("lo"):
-            continue
-        net = ipaddress.ip_network(r["dst"] if r["dst"] != "default" else "0.0.0.0/0")
-        kernel.add((str(net), r.get("gateway", "-")))
-ours = {(r["prefix"], r["via"]) for r in json.load(open(sys.argv[3])) if r["origin"] == "kernel"}
-if kernel != ours:
-    print("only in the kernel:", sorted(kernel - ours)[:5], "only in pmdfwd:", sorted(ours - kernel)[:5])
-    sys.exit(1)
-print(len(ours), "routes, the same")
-PYEOF
-}
 converged() {
-  for _ in $(seq 30); do compare_tables >"$WORK/compare.txt" 2>&1 && return 0; sleep 0.2; done
+  for _ in $(seq 30); do
+    kernel_routes_match "$PMDCTL" "$PREFIX" "$TABLE" "$WORK" >"$WORK/compare.txt" 2>&1 && return 0
+    sleep 0.2
+  done
   return 1
 }
 converged; rc=$?

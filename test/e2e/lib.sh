@@ -42,6 +42,17 @@ l3_tap_port() {
   for line in "$@"; do echo "$line"; done
 }
 
+# kernel_routes_match PMDCTL PREFIX TABLE DIR: pmdfwd (file prefix PREFIX)
+# holds kernel table TABLE's unicast routes as its `kernel` routes, no more
+# and no fewer; prints the count or a few of each difference.
+kernel_routes_match() {
+  ip -j route show table "$3" >"$4/kernel4.json"
+  ip -j -6 route show table "$3" >"$4/kernel6.json"
+  "$1" --file-prefix "$2" --json show routes >"$4/pmdfwd-routes.json"
+  /usr/bin/python3 "$E2E_ROOT/test/e2e/compare_kernel_routes.py" "$4/kernel4.json" \
+    "$4/kernel6.json" "$4/pmdfwd-routes.json"
+}
+
 # free_tcp_ports N: N distinct TCP ports nothing on 127.0.0.1 holds now, below
 # the kernel's ephemeral range (32768 up), so that no client's connection
 # takes one before the test's server binds it.
