@@ -7,7 +7,8 @@
 # (`[l3] kernel_routes`). Traffic from a host behind p0 to an announced
 # prefix is forwarded by pmdfwd's workers; the peer withdraws a prefix and
 # pmdfwd stops forwarding it within a second; the sessions stay up under
-# traffic (10 s, or BGP_LOAD_SECONDS); the daemon on the box restarts and pmdfwd converges to the
+# traffic and a flood to the router's address (10 s, or BGP_LOAD_SECONDS);
+# the daemon on the box restarts and pmdfwd converges to the
 # kernel's table again.
 # Usage: [BGP_LOAD_SECONDS=60] bgp.sh [BUILD_DIR]
 set -uo pipefail
@@ -54,6 +55,8 @@ mode = "l3"
 
 [l3]
 kernel_routes = { table = $TABLE }
+# Low, so that the flood below is over it on a slow or busy machine too.
+kernel_rate_limit = 2000
 CFG
   for n in 0 1; do
     l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64" "kernel_interface = \"${KI[$n]}\""
@@ -187,13 +190,19 @@ state() {  # state PROTOCOL: its state, since when, and its info
   birdc -s "$WORK/local.ctl" show protocols "$1" | awk -v p="$1" '$1 == p {print $4, $5, $6}'
 }
 before=$(state down4)
+limited=$(ctl --json show router | json_get "$(cat)" 'd["kernel_rate_limited"]')
 # 10 s in the suite; BGP_LOAD_SECONDS=60 for the minute an operator asks.
+# Half of it with a flood to the router's address on p0 besides.
 LOAD_SECONDS=${BGP_LOAD_SECONDS:-10}
+udp_flood "${NS[0]}" "$(v4 0 1)" $((LOAD_SECONDS / 2))
 ip netns exec "${NS[0]}" ping -q -c $((LOAD_SECONDS * 50)) -i 0.02 100.64.0.1 \
   >"$WORK/ping-load.txt" 2>&1
+wait "$FLOOD_PID" 2>/dev/null
 after=$(state down4)
-check "the session stayed up under traffic ($before; then $after)" \
+check "the session stayed up under traffic and a flood to the router ($before; then $after)" \
   bash -c "[[ '$after' == '$before' && '$after' == *Established* ]]"
+check "the flood was held to l3.kernel_rate_limit (kernel_rate_limited grew)" \
+  test "$(ctl --json show router | json_get "$(cat)" 'd["kernel_rate_limited"]')" -gt "$limited"
 check "the traffic under way was answered" grep -q " 0% packet loss\| [1-9][0-9]* received" \
   "$WORK/ping-load.txt"
 

@@ -196,14 +196,7 @@ check "counted: packets handed to the kernel, frames it sent" \
 # A flood to the router's address (UDP to a closed port, which only the
 # kernel would answer): l3.kernel_rate_limit holds it, counted, while a
 # still reaches b.
-ip netns exec "${NS[0]}" $PY -c '
-import socket, sys, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-end = time.time() + 2
-while time.time() < end:
-    for _ in range(200):
-        s.sendto(b"x" * 64, (sys.argv[1], 9))' "$(v4 0 1)" &
-FLOOD_PID=$!
+udp_flood "${NS[0]}" "$(v4 0 1)" 2
 sleep 0.5
 check "a -> b is routed during a flood to the router's address" ping_ok "${NS[0]}" "$(v4 1 2)"
 wait "$FLOOD_PID" 2>/dev/null

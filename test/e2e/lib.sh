@@ -53,6 +53,20 @@ kernel_routes_match() {
     "$4/kernel6.json" "$4/pmdfwd-routes.json"
 }
 
+# udp_flood NS ADDRESS SECONDS: from namespace NS, 64-byte UDP datagrams to
+# ADDRESS port 9 as fast as one Python loop sends them, in the background
+# (FLOOD_PID).
+udp_flood() {
+  ip netns exec "$1" /usr/bin/python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET, socket.SOCK_DGRAM)
+end = time.time() + float(sys.argv[2])
+while time.time() < end:
+    for _ in range(200):
+        s.sendto(b"x" * 64, (sys.argv[1], 9))' "$2" "$3" &
+  FLOOD_PID=$!
+}
+
 # free_tcp_ports N: N distinct TCP ports nothing on 127.0.0.1 holds now, below
 # the kernel's ephemeral range (32768 up), so that no client's connection
 # takes one before the test's server binds it.
