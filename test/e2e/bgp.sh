@@ -37,31 +37,9 @@ trap cleanup EXIT
 v4() { echo "10.84.$1.$2"; }
 v6() { echo "2001:db8:84:$1::$2"; }
 
-{
-  cat <<CFG
-[eal]
-lcores = "0@0,1@1,2@0"
-memory_mb = 512
-file_prefix = "$PREFIX"
-
-[poll]
-mode = "adaptive"
-
-[pool]
-mbufs = 16384
-
-[forward]
-mode = "l3"
-
-[l3]
-kernel_routes = { table = $TABLE }
-# Low, so that the flood below is over it on a slow or busy machine too.
-kernel_rate_limit = 2000
-CFG
-  for n in 0 1; do
-    l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64" "kernel_interface = \"${KI[$n]}\""
-  done
-} >"$WORK/cfg.toml"
+kernel_rig_config "$PREFIX" "kernel_routes = { table = $TABLE }" \
+  "# Low, so that the flood below is over it on a slow or busy machine too." \
+  "kernel_rate_limit = 2000" >"$WORK/cfg.toml"
 
 if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
   fail "start" "pmdfwd did not come up"; summary; exit 1
@@ -155,18 +133,11 @@ converged() {
 converged; rc=$?
 check "pmdfwd holds the kernel table's routes ($(cat "$WORK/compare.txt"))" test "$rc" = 0
 
-routed_by_workers() {  # routed_by_workers COMMAND...: the workers' tx grew by >= 2
-  local before after
-  before=$(ctl --json stats | json_get "$(cat)" 'd["tx_pkts"]')
-  "$@" || return 1
-  after=$(ctl --json stats | json_get "$(cat)" 'd["tx_pkts"]')
-  ((after - before >= 2))
-}
 ping_ok() { ip netns exec "${NS[0]}" ping -c 2 -i 0.2 -W 2 "$@" >>"$WORK/ping.txt" 2>&1; }
 check "a -> 100.64.0.1 (announced) is forwarded by pmdfwd's workers" \
-  routed_by_workers ping_ok 100.64.0.1
+  routed_by_workers "$PMDCTL" "$PREFIX" ping_ok 100.64.0.1
 check "a -> 2001:db8:1000::1 (announced) is forwarded by pmdfwd's workers" \
-  routed_by_workers ping_ok -6 2001:db8:1000::1
+  routed_by_workers "$PMDCTL" "$PREFIX" ping_ok -6 2001:db8:1000::1
 
 has_prefix() {  # has_prefix PREFIX: pmdfwd routes it (11,000 routes: read from a file)
   ctl --json show routes >"$WORK/routes.json" || return 2
@@ -218,7 +189,7 @@ check "and the table fills again" routes_in 10000 1000
 converged; rc=$?
 check "pmdfwd converged to the kernel's table again ($(cat "$WORK/compare.txt"))" test "$rc" = 0
 check "a -> 100.64.0.1 forwarded by the workers after the restart" \
-  routed_by_workers ping_ok 100.64.0.1
+  routed_by_workers "$PMDCTL" "$PREFIX" ping_ok 100.64.0.1
 
 kill -TERM "$LOCAL_PID"; wait "$LOCAL_PID" 2>/dev/null; LOCAL_PID=
 rc=0

@@ -36,30 +36,7 @@ v6() { echo "2001:db8:81:$1::$2"; }
 
 # Two workers on two CPUs, adaptive: the control path's thread, the
 # daemons and the namespaces' hosts need CPU too.
-{
-  cat <<CFG
-[eal]
-lcores = "0@0,1@1,2@0"
-memory_mb = 512
-file_prefix = "$PREFIX"
-
-[poll]
-mode = "adaptive"
-
-[pool]
-mbufs = 16384
-
-[forward]
-mode = "l3"
-
-[l3]
-kernel_rate_limit = 2000
-kernel_rate_burst = 200
-CFG
-  for n in 0 1; do
-    l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64" "kernel_interface = \"${KI[$n]}\""
-  done
-} >"$WORK/cfg.toml"
+kernel_rig_config "$PREFIX" "kernel_rate_limit = 2000" "kernel_rate_burst = 200" >"$WORK/cfg.toml"
 
 check "--check accepts kernel_interface" "$PMDFWD" --check --config "$WORK/cfg.toml"
 if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then

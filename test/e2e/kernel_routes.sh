@@ -34,29 +34,8 @@ trap cleanup EXIT
 v4() { echo "10.82.$1.$2"; }
 v6() { echo "2001:db8:82:$1::$2"; }
 
-{
-  cat <<CFG
-[eal]
-lcores = "0@0,1@1,2@0"
-memory_mb = 512
-file_prefix = "$PREFIX"
-
-[poll]
-mode = "adaptive"
-
-[pool]
-mbufs = 16384
-
-[forward]
-mode = "l3"
-
-[l3]
-kernel_routes = { table = $TABLE, receive_buffer_kb = 256 }
-CFG
-  for n in 0 1; do
-    l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64" "kernel_interface = \"${KI[$n]}\""
-  done
-} >"$WORK/cfg.toml"
+kernel_rig_config "$PREFIX" "kernel_routes = { table = $TABLE, receive_buffer_kb = 256 }" \
+  >"$WORK/cfg.toml"
 
 # Before start, routes pmdfwd cannot mirror: a blackhole, one out of lo.
 ip route add blackhole 10.82.99.0/24 table "$TABLE"
@@ -86,13 +65,6 @@ check "its route out of lo was skipped as no_port" \
 ping_ok() {  # ping_ok [-6] ADDRESS: from a
   ip netns exec "${NS[0]}" ping -c 2 -i 0.2 -W 2 "$@" >>"$WORK/ping.txt" 2>&1
 }
-routed_by_workers() {  # routed_by_workers COMMAND...: the workers' tx grew by >= 2
-  local before after
-  before=$(ctl --json stats | json_get "$(cat)" 'd["tx_pkts"]')
-  "$@" || return 1
-  after=$(ctl --json stats | json_get "$(cat)" 'd["tx_pkts"]')
-  ((after - before >= 2))
-}
 has_route() {  # has_route PREFIX ORIGIN: in pmdctl's table within 2 s
   for _ in $(seq 20); do
     ctl --json show routes | json_get "$(cat)" \
@@ -116,9 +88,10 @@ ip route add 10.82.9.0/24 via "$(v4 1 2)" dev "${KI[1]}" table "$TABLE"
 ip -6 route add 2001:db8:82:9::/64 via "$(v6 1 2)" dev "${KI[1]}" table "$TABLE"
 check "the kernel's IPv4 route is mirrored (show routes: kernel)" has_route 10.82.9.0/24 kernel
 check "the kernel's IPv6 route is mirrored" has_route 2001:db8:82:9::/64 kernel
-check "a -> 10.82.9.1 is forwarded by pmdfwd's workers" routed_by_workers ping_ok 10.82.9.1
+check "a -> 10.82.9.1 is forwarded by pmdfwd's workers" \
+  routed_by_workers "$PMDCTL" "$PREFIX" ping_ok 10.82.9.1
 check "a -> 2001:db8:82:9::1 is forwarded by pmdfwd's workers" \
-  routed_by_workers ping_ok -6 2001:db8:82:9::1
+  routed_by_workers "$PMDCTL" "$PREFIX" ping_ok -6 2001:db8:82:9::1
 check "counted: kernel_routes_added" test "$(router_field kernel_routes_added)" -ge 2
 
 # pmdctl's route over the kernel's, and the kernel's back when it goes.
@@ -161,7 +134,8 @@ converged() {
 }
 converged; rc=$?
 check "pmdfwd's kernel routes are the kernel table's ($(cat "$WORK/compare.txt"))" test "$rc" = 0
-check "a -> b still routed after the overrun" routed_by_workers ping_ok "$(v4 1 2)"
+check "a -> b still routed after the overrun" \
+  routed_by_workers "$PMDCTL" "$PREFIX" ping_ok "$(v4 1 2)"
 
 rc=0
 stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?

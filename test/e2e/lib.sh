@@ -42,6 +42,47 @@ l3_tap_port() {
   for line in "$@"; do echo "$line"; done
 }
 
+# kernel_rig_config PREFIX [L3-LINE...]: the router-mode config of the kernel
+# tests (kernel_interface.sh, kernel_routes.sh, bgp.sh): two workers on
+# three lcores, adaptive, tap ports p0 and p1 on the subnets v4 and v6 give
+# (each test defines them), on interfaces IF[n], with kernel interfaces
+# KI[n]; the lines given make its [l3] table.
+kernel_rig_config() {
+  cat <<CFG
+[eal]
+lcores = "0@0,1@1,2@0"
+memory_mb = 512
+file_prefix = "$1"
+
+[poll]
+mode = "adaptive"
+
+[pool]
+mbufs = 16384
+
+[forward]
+mode = "l3"
+
+[l3]
+CFG
+  shift
+  printf '%s\n' "$@"
+  local n
+  for n in 0 1; do
+    l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64" "kernel_interface = \"${KI[$n]}\""
+  done
+}
+
+# routed_by_workers PMDCTL PREFIX COMMAND...: COMMAND succeeds and the
+# workers of pmdfwd (file prefix PREFIX) sent at least 2 packets meanwhile.
+routed_by_workers() {
+  local ctl=$1 prefix=$2 before after; shift 2
+  before=$("$ctl" --file-prefix "$prefix" --json stats | json_get "$(cat)" 'd["tx_pkts"]')
+  "$@" || return 1
+  after=$("$ctl" --file-prefix "$prefix" --json stats | json_get "$(cat)" 'd["tx_pkts"]')
+  ((after - before >= 2))
+}
+
 # kernel_routes_match PMDCTL PREFIX TABLE DIR: pmdfwd (file prefix PREFIX)
 # holds kernel table TABLE's unicast routes as its `kernel` routes, no more
 # and no fewer; prints the count or a few of each difference.
