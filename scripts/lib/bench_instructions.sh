@@ -82,7 +82,7 @@ valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$cg" --toggle-c
     "$PMDFWD" --config "$cfg" </dev/null >"$log" 2>&1 &
 pid=$!
 # SIGTERM: an asynchronous command of a script ignores SIGINT.
-trap 'kill -TERM $pid 2>/dev/null || true' EXIT
+trap 'kill -TERM $pid 2>/dev/null || true; rm -rf "/var/run/dpdk/$PREFIX"' EXIT
 
 # Port 1's opackets from telemetry, until N went out.
 sent() {
@@ -103,6 +103,7 @@ done
 kill -TERM $pid
 wait $pid || true
 trap - EXIT
+rm -rf "/var/run/dpdk/$PREFIX"
 
 # The final counters pmdfwd logs at shutdown: port 1's opackets.
 opackets=$(sed -n "s/.*final port 'p1': .* opackets=\([0-9]*\) .*/\1/p" "$log" | tail -1)
