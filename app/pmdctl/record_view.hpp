@@ -14,11 +14,16 @@
 
 #include "fields.hpp"
 #include "histogram.hpp"
+#include "record_schemas.hpp"
 #include "telemetry_client.hpp"
 
 namespace pmdctl {
 
 using pmdfwd::FieldRef;
+
+// A worker record's field, checked at compile time: the worker, plan and
+// watch tables all draw from it.
+consteval FieldRef worker_field(std::string_view key) { return pmdfwd::kWorkerRecord.ref(key); }
 
 // The field's value; nullptr when the record lacks it.
 const Json* value(const Json& rec, FieldRef f);

@@ -12,7 +12,6 @@ namespace {
 
 // The per-worker lines of `stats` read worker records (/pmdfwd/worker), not
 // the stats record, though the two share their counter keys.
-consteval FieldRef worker_field(std::string_view key) { return pmdfwd::kWorkerRecord.ref(key); }
 
 // A number's human form next to it, when its unit has one that says more
 // than the digits: counts and bytes from 1000 on, seconds as a duration.

@@ -18,13 +18,13 @@ using pmdfwd::kPoolRecord;
 // A field of the pool record; only the pool model line reads the info record.
 consteval FieldRef pool_field(std::string_view key) { return kPoolRecord.ref(key); }
 
-constexpr FieldRef kName = pool_field("name");
+constexpr FieldRef kPoolName = pool_field("name");
 constexpr FieldRef kSize = pool_field("size");
 constexpr FieldRef kInUse = pool_field("in_use");
 
 // Sizes raw: they are exact and short.
 constexpr TableColumn kPoolTable[] = {
-    raw_column(kName, Align::kLeft),
+    raw_column(kPoolName, Align::kLeft),
     raw_column(pool_field("ops"), Align::kLeft),
     raw_column(pool_field("owner_lcore")),
     raw_column(pool_field("socket")),
@@ -57,7 +57,7 @@ std::string free_levels(const std::vector<Json>& pools, Shown& shown) {
         l.columns.push_back(split_column(h.starts_with(kPrefix) ? h.substr(kPrefix.size()) : h));
     }
     for (const auto& p : pools) {
-        std::vector<std::string> row{text(p, kName)};
+        std::vector<std::string> row{text(p, kPoolName)};
         for (const auto f : levels) row.push_back(text(p, f));
         l.rows.push_back(std::move(row));
     }
@@ -88,14 +88,14 @@ std::string render_pools(const std::vector<Json>& pools) {
     out += recycle_table(pools,
                          {.title = "recycle counters (since the last clear):",
                           .label = {"pool", Align::kLeft},
-                          .label_field = kName,
+                          .label_field = kPoolName,
                           .counters = group_refs(field_group(kPoolRecord, "recycle")),
                           .every = "pool",
                           .in_flight = kInUse},
                          shown);
     out += free_levels(pools, shown);
     std::string details;
-    for (const auto& p : pools) details += details_line(text(p, kName), p, shown);
+    for (const auto& p : pools) details += details_line(text(p, kPoolName), p, shown);
     if (!details.empty()) out += "\nother fields:\n" + details;
     return out;
 }

@@ -14,7 +14,7 @@ using pmdfwd::kPortRecord;
 // A field of the port record, the only record kind drawn here.
 consteval FieldRef port_field(std::string_view key) { return kPortRecord.ref(key); }
 
-constexpr FieldRef kName = port_field("name");
+constexpr FieldRef kPortName = port_field("name");
 constexpr FieldRef kDriver = port_field("driver");
 constexpr FieldRef kLink = port_field("link");
 constexpr FieldRef kSpeed = port_field("speed_mbps");
@@ -40,7 +40,7 @@ std::string render_ports(const std::vector<Json>& ports) {
     if (ports.empty()) return "no ports\n";
     Table t;
     t.columns = {{"port", Align::kLeft}, {"driver", Align::kLeft}, {"link", Align::kLeft}};
-    Shown shown = {kName, kDriver, kLink, kSpeed};
+    Shown shown = {kPortName, kDriver, kLink, kSpeed};
     std::vector<FieldRef> counters;
     for (const auto f : field_refs(kPortRecord))
         if (f.field().kind == pmdfwd::Kind::counter) {
@@ -50,10 +50,10 @@ std::string render_ports(const std::vector<Json>& ports) {
         }
     std::string details;
     for (const auto& p : ports) {
-        std::vector<std::string> row{text(p, kName), text(p, kDriver), link_cell(p)};
+        std::vector<std::string> row{text(p, kPortName), text(p, kDriver), link_cell(p)};
         for (const auto f : counters) row.push_back(unit_cell(p, f));
         t.rows.push_back(std::move(row));
-        details += details_line(text(p, kName), p, shown);
+        details += details_line(text(p, kPortName), p, shown);
     }
     return t.render() + (details.empty() ? "" : "\n" + details);
 }

@@ -18,7 +18,6 @@ namespace {
 using pmdfwd::kWorkerRecord;
 
 // A field of the worker record, the only record kind drawn here.
-consteval FieldRef worker_field(std::string_view key) { return kWorkerRecord.ref(key); }
 
 constexpr FieldRef kWorker = worker_field("worker");
 

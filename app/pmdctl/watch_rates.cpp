@@ -20,8 +20,6 @@ double round_for_json(double v) { return std::round(v * kJsonRateScale) / kJsonR
 
 std::string format(const char* fmt, double v) { return pmdfwd::format_double(fmt, v); }
 
-consteval FieldRef worker_field(std::string_view key) { return pmdfwd::kWorkerRecord.ref(key); }
-
 }  // namespace
 
 WorkerCounters worker_counters(const Json& w) {

@@ -15,13 +15,6 @@ namespace pmdfwd {
 
 namespace {
 
-constexpr size_t idx(DropReason r) { return static_cast<size_t>(r); }
-
-// Frames this many packets ahead are prefetched while the current one is
-// rewritten: enough to cover a memory access at one packet per ~20 ns, few
-// enough that the lines are still in L1 when their turn comes (l3fwd uses 3).
-constexpr uint16_t kPrefetchAhead = 4;
-
 // The oversize test of the burst loops, exact and branch-free: pkt_len +
 // oversize_bias(limit) has bit 63 set exactly when pkt_len > limit, so the
 // loops OR those sums into one word (an add and an or per packet) and test
@@ -53,7 +46,7 @@ uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, Pa
             continue;
         }
         bytes.kept -= rte_pktmbuf_pkt_len(m);
-        out.drops[idx(DropReason::oversize)]++;
+        out.drops[drop_index(DropReason::oversize)]++;
         rte_pktmbuf_free(m);
     }
     return kept;
@@ -121,7 +114,7 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
     }
     bytes.rx = rx_bytes;
     bytes.kept = rx_bytes - runt_bytes;
-    out.drops[idx(DropReason::runt)] += runts;
+    out.drops[drop_index(DropReason::runt)] += runts;
     if (likely(!(over & kOversizeBit))) return kept;
     return drop_oversize(pkts, kept, max_frame_bytes, bytes, out);
 }
@@ -134,7 +127,7 @@ void hand_off(rte_ring* ring, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
     out.handoff_out += queued;
     if (unlikely(queued < n)) {
         rte_pktmbuf_free_bulk(pkts + queued, n - queued);
-        out.drops[idx(DropReason::handoff_full)] += n - queued;
+        out.drops[drop_index(DropReason::handoff_full)] += n - queued;
     }
 }
 
@@ -158,7 +151,7 @@ uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_
         if (bytes_counted) out.tx_bytes -= sum_pkt_len(pkts + sent, uint16_t(n - sent));
         rte_pktmbuf_free_bulk(pkts + sent, unsigned(n - sent));
         const bool link_down = to.link && to.link->load(std::memory_order_relaxed) != LinkState::up;
-        out.drops[idx(link_down ? DropReason::link_down : DropReason::tx_full)] += n - sent;
+        out.drops[drop_index(link_down ? DropReason::link_down : DropReason::tx_full)] += n - sent;
     }
     out.tx_pkts += sent;
     return sent;
@@ -173,7 +166,7 @@ void forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOut
     if (unlikely(!w.has_tx)) {
         if (w.read_lengths) out.rx_bytes += sum_pkt_len(pkts, n);
         rte_pktmbuf_free_bulk(pkts, n);
-        out.drops[idx(DropReason::no_route)] += n;
+        out.drops[drop_index(DropReason::no_route)] += n;
         return;
     }
     PassBytes bytes;

@@ -12,7 +12,7 @@ namespace pmdfwd {
 namespace {
 
 constexpr uint16_t kHardwareEthernet = 1;
-constexpr uint8_t kMacLen = 6, kIpv4Len = 4;
+constexpr uint8_t kMacLen = 6, kIpv4AddrLen = 4;
 
 MacAddr load_mac(const uint8_t* p) {
     MacAddr mac;
@@ -26,7 +26,7 @@ void write_arp(uint8_t* arp, ArpOp op, const MacAddr& sender_mac, Ipv4Addr sende
     store_be16(arp, kHardwareEthernet);
     store_be16(arp + 2, kEtherTypeIpv4);
     arp[4] = kMacLen;
-    arp[5] = kIpv4Len;
+    arp[5] = kIpv4AddrLen;
     store_be16(arp + 6, uint16_t(op));
     std::memcpy(arp + 8, sender_mac.bytes.data(), 6);
     store_be32(arp + 14, sender_ip.host_order);
@@ -58,7 +58,7 @@ ArpParse parse_arp(std::span<const uint8_t> arp) {
         result.reject = ArpReject::not_ethernet;
         return result;
     }
-    if (load_be16(p + 2) != kEtherTypeIpv4 || p[5] != kIpv4Len) {
+    if (load_be16(p + 2) != kEtherTypeIpv4 || p[5] != kIpv4AddrLen) {
         result.reject = ArpReject::not_ipv4;
         return result;
     }

@@ -7,13 +7,14 @@
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
 #include "wire_bytes.hpp"
+#include "wire_headers.hpp"
 
 namespace pmdfwd {
 
 namespace {
 
-constexpr size_t kIpv4Len = 20, kIpv6Len = 40, kIcmpHeaderLen = 8;
-constexpr uint8_t kProtoIcmp = 1, kNextHeaderIcmpv6 = 58;
+constexpr size_t kIcmpHeaderLen = 8;
+constexpr uint8_t kProtoIcmp = 1;
 constexpr uint8_t kEchoRequest = 8, kEchoReply = 0;
 constexpr uint8_t kEchoRequestV6 = 128, kEchoReplyV6 = 129;
 constexpr uint8_t kRedirectV6 = 137;
@@ -93,29 +94,30 @@ EchoReply echo_v4(std::span<uint8_t> frame, const L3Header& h,
         return echo_reject(EchoReject::source_not_unicast);
     if (load_be32(ip + 16) >= 0xe0000000u) return echo_reject(EchoReject::destination_not_unicast);
 
-    if (header_len > kIpv4Len) {
-        std::memmove(ip + kIpv4Len, icmp, icmp_len);
-        icmp = ip + kIpv4Len;
+    if (header_len > kIpv4HeaderLen) {
+        std::memmove(ip + kIpv4HeaderLen, icmp, icmp_len);
+        icmp = ip + kIpv4HeaderLen;
         ip[0] = 0x45;
     }
-    store_be16(ip + 2, uint16_t(kIpv4Len + icmp_len));
+    store_be16(ip + 2, uint16_t(kIpv4HeaderLen + icmp_len));
     ip[8] = kTtl;
     swap_bytes(ip + 12, ip + 16, 4);
-    ipv4_store_checksum(ip, kIpv4Len);
+    ipv4_store_checksum(ip, kIpv4HeaderLen);
     icmp[0] = kEchoReply;
     icmp[1] = 0;
     store_be16(icmp + 2, 0);
     store_be16(icmp + 2, icmp_checksum({icmp, icmp_len}));
-    return EchoReply{EchoReject::none, finish_echo(frame, h.l3_offset + kIpv4Len + icmp_len, macs)};
+    return EchoReply{EchoReject::none,
+                     finish_echo(frame, h.l3_offset + kIpv4HeaderLen + icmp_len, macs)};
 }
 
 EchoReply echo_v6(std::span<uint8_t> frame, const L3Header& h,
                   const std::optional<EchoReplyMacs>& macs) {
     uint8_t* const ip = frame.data() + h.l3_offset;
-    if (ip[6] != kNextHeaderIcmpv6) return echo_reject(EchoReject::not_echo_request);
+    if (ip[6] != kIpProtoIcmpv6) return echo_reject(EchoReject::not_echo_request);
     const size_t icmp_len = load_be16(ip + 4);
     if (icmp_len < kIcmpHeaderLen) return echo_reject(EchoReject::truncated);
-    uint8_t* const icmp = ip + kIpv6Len;
+    uint8_t* const icmp = ip + kIpv6HeaderLen;
     if (icmp[0] != kEchoRequestV6) return echo_reject(EchoReject::not_echo_request);
     const std::span<const uint8_t, 16> src(ip + 8, 16), dst(ip + 24, 16);
     if (icmpv6_checksum(src, dst, {icmp, icmp_len}) != 0)
@@ -129,7 +131,8 @@ EchoReply echo_v6(std::span<uint8_t> frame, const L3Header& h,
     icmp[1] = 0;
     store_be16(icmp + 2, 0);
     store_be16(icmp + 2, icmpv6_checksum(src, dst, {icmp, icmp_len}));
-    return EchoReply{EchoReject::none, finish_echo(frame, h.l3_offset + kIpv6Len + icmp_len, macs)};
+    return EchoReply{EchoReject::none,
+                     finish_echo(frame, h.l3_offset + kIpv6HeaderLen + icmp_len, macs)};
 }
 
 // The invoking packet as the vetoes and the quote see it.
@@ -144,11 +147,11 @@ struct Invoking {
 // there is nothing against an error.
 IcmpErrorVeto walk_ipv6(const uint8_t* ip, size_t ip_len) {
     uint8_t next = ip[6];
-    size_t at = kIpv6Len;
+    size_t at = kIpv6HeaderLen;
     for (int i = 0; i <= kMaxExtensionHeaders; ++i) {
         size_t len = 0;
         switch (next) {
-            case kNextHeaderIcmpv6: {
+            case kIpProtoIcmpv6: {
                 if (at >= ip_len) return IcmpErrorVeto::bad_header;
                 const uint8_t type = ip[at];
                 return type < 128 || type == kRedirectV6 ? IcmpErrorVeto::about_icmp_error
@@ -228,7 +231,7 @@ Invoking examine(std::span<const uint8_t> frame, bool to_subnet_broadcast) {
         inv.veto = ipv4_address_veto(ip, link_group, to_subnet_broadcast);
         return inv;
     }
-    inv.ip_len = kIpv6Len + load_be16(ip + 4);
+    inv.ip_len = kIpv6HeaderLen + load_be16(ip + 4);
     inv.veto = walk_ipv6(ip, inv.ip_len);
     if (inv.veto != IcmpErrorVeto::none) return inv;
     inv.veto = ipv6_address_veto(ip, link_group);
@@ -260,7 +263,7 @@ size_t build_icmp_error(std::span<uint8_t> out, IcmpError error,
     if (inv.veto != IcmpErrorVeto::none) return 0;
     if (router_ip.family != (inv.v6 ? IpFamily::v6 : IpFamily::v4)) return 0;
     const TypeCode tc = kErrorTypeCodes[size_t(error)];
-    const size_t ip_header_len = inv.v6 ? kIpv6Len : kIpv4Len;
+    const size_t ip_header_len = inv.v6 ? kIpv6HeaderLen : kIpv4HeaderLen;
     const size_t max_len = inv.v6 ? kIcmpv6ErrorMaxLen : kIcmpv4ErrorMaxLen;
     const size_t quote_len = std::min(inv.ip_len, max_len - ip_header_len - kIcmpHeaderLen);
     const size_t icmp_len = kIcmpHeaderLen + quote_len;
@@ -276,7 +279,7 @@ size_t build_icmp_error(std::span<uint8_t> out, IcmpError error,
     if (!inv.v6) {
         ip[0] = 0x45;
         ip[1] = kTosInternetworkControl;
-        store_be16(ip + 2, uint16_t(kIpv4Len + icmp_len));
+        store_be16(ip + 2, uint16_t(kIpv4HeaderLen + icmp_len));
         // Don't fragment, so that an id of 0 is allowed (RFC 6864 4.1: an
         // atomic datagram's id means nothing). The cost: the error is lost
         // on a path whose MTU is under its length.
@@ -285,7 +288,7 @@ size_t build_icmp_error(std::span<uint8_t> out, IcmpError error,
         ip[9] = kProtoIcmp;
         std::memcpy(ip + 12, router_ip.bytes.data(), 4);
         std::memcpy(ip + 16, inv.ip + 12, 4);
-        ipv4_store_checksum(ip, kIpv4Len);
+        ipv4_store_checksum(ip, kIpv4HeaderLen);
         icmp[0] = tc.type4;
         icmp[1] = tc.code4;
         if (error == IcmpError::parameter_problem) icmp[4] = uint8_t(pointer);
@@ -293,7 +296,7 @@ size_t build_icmp_error(std::span<uint8_t> out, IcmpError error,
     } else {
         ip[0] = 0x60;
         store_be16(ip + 4, uint16_t(icmp_len));
-        ip[6] = kNextHeaderIcmpv6;
+        ip[6] = kIpProtoIcmpv6;
         ip[7] = kTtl;
         std::memcpy(ip + 8, router_ip.bytes.data(), 16);
         std::memcpy(ip + 24, inv.ip + 8, 16);

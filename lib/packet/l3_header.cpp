@@ -3,14 +3,14 @@
 
 #include "ip_checksum.hpp"
 #include "wire_bytes.hpp"
+#include "wire_headers.hpp"
 
 namespace pmdfwd {
 
 namespace {
 
 constexpr size_t kEthLen = 14, kVlanLen = 4;
-constexpr size_t kIpv4MinLen = 20, kIpv6Len = 40;
-constexpr uint8_t kIcmpv6 = 58;
+constexpr size_t kIpv4MinLen = kIpv4HeaderLen;
 // Router solicitation .. redirect (RFC 4861): the neighbour's business is
 // the control path's, and forwarding them would be wrong (hop limit 255).
 constexpr uint8_t kNdFirstType = 133, kNdLastType = 137;
@@ -42,17 +42,17 @@ L3Header parse_ipv4(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
 }
 
 L3Header parse_ipv6(L3Header h, const uint8_t* ip, size_t in_segment, size_t carried) {
-    if (in_segment < kIpv6Len) return bad(h, L3BadHeader::runt);
+    if (in_segment < kIpv6HeaderLen) return bad(h, L3BadHeader::runt);
     if (ip[0] >> 4 != 6) return bad(h, L3BadHeader::bad_version);
-    h.l3_header_len = uint16_t(kIpv6Len);
+    h.l3_header_len = uint16_t(kIpv6HeaderLen);
     const size_t payload_len = load_be16(ip + 4);
-    if (kIpv6Len + payload_len > carried) return bad(h, L3BadHeader::bad_length);
+    if (kIpv6HeaderLen + payload_len > carried) return bad(h, L3BadHeader::bad_length);
     // ND is looked for only right behind the fixed header, where hosts send
     // it; one behind extension headers is left to the route lookup (its
     // destination is link-local, multicast or our own).
-    if (ip[6] == kIcmpv6 && payload_len > 0) {
-        if (in_segment <= kIpv6Len) return bad(h, L3BadHeader::runt);
-        const uint8_t type = ip[kIpv6Len];
+    if (ip[6] == kIpProtoIcmpv6 && payload_len > 0) {
+        if (in_segment <= kIpv6HeaderLen) return bad(h, L3BadHeader::runt);
+        const uint8_t type = ip[kIpv6HeaderLen];
         if (type >= kNdFirstType && type <= kNdLastType) {
             h.verdict = L3Verdict::control;
             return h;

@@ -7,15 +7,14 @@
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
 #include "wire_bytes.hpp"
+#include "wire_headers.hpp"
 
 namespace pmdfwd {
 
 namespace {
 
-constexpr size_t kIpv6Len = 40;
 constexpr size_t kNdLen = 24;         // type, code, checksum, flags, target
 constexpr size_t kLinkOptionLen = 8;  // type, length 1, a MAC
-constexpr uint8_t kIcmpv6 = 58;
 constexpr uint8_t kNdHopLimit = 255;  // 7.1: only a neighbour on the link can send it
 constexpr uint8_t kOptionSourceLink = 1, kOptionTargetLink = 2;
 constexpr uint8_t kFlagRouter = 0x80, kFlagSolicited = 0x40, kFlagOverride = 0x20;
@@ -74,14 +73,14 @@ size_t write_nd(uint8_t* frame, size_t at, const IpAddress& src, const IpAddress
                 const MacAddr& link_mac) {
     const size_t nd_len = kNdLen + (link_type ? kLinkOptionLen : 0);
     uint8_t* const ip = frame + at;
-    std::memset(ip, 0, kIpv6Len + nd_len);
+    std::memset(ip, 0, kIpv6HeaderLen + nd_len);
     ip[0] = 0x60;
     store_be16(ip + 4, uint16_t(nd_len));
-    ip[6] = kIcmpv6;
+    ip[6] = kIpProtoIcmpv6;
     ip[7] = kNdHopLimit;
     std::memcpy(ip + 8, src.bytes.data(), 16);
     std::memcpy(ip + 24, dst.bytes.data(), 16);
-    uint8_t* const nd = ip + kIpv6Len;
+    uint8_t* const nd = ip + kIpv6HeaderLen;
     nd[0] = uint8_t(type);
     nd[4] = flags;
     std::memcpy(nd + 8, target.bytes.data(), 16);
@@ -91,19 +90,19 @@ size_t write_nd(uint8_t* frame, size_t at, const IpAddress& src, const IpAddress
         std::memcpy(nd + kNdLen + 2, link_mac.bytes.data(), 6);
     }
     store_be16(nd + 2, icmpv6_checksum(src.bytes, dst.bytes, {nd, nd_len}));
-    return at + kIpv6Len + nd_len;
+    return at + kIpv6HeaderLen + nd_len;
 }
 
 }  // namespace
 
 NdParse parse_nd(std::span<const uint8_t> ipv6) {
-    if (ipv6.size() < kIpv6Len) return reject(NdReject::truncated);
+    if (ipv6.size() < kIpv6HeaderLen) return reject(NdReject::truncated);
     const uint8_t* const ip = ipv6.data();
     if (ip[0] >> 4 != 6) return reject(NdReject::not_ipv6);
     const size_t payload_len = load_be16(ip + 4);
-    if (payload_len > ipv6.size() - kIpv6Len) return reject(NdReject::truncated);
-    if (ip[6] != kIcmpv6 || payload_len == 0) return reject(NdReject::not_nd);
-    const uint8_t* const nd = ip + kIpv6Len;
+    if (payload_len > ipv6.size() - kIpv6HeaderLen) return reject(NdReject::truncated);
+    if (ip[6] != kIpProtoIcmpv6 || payload_len == 0) return reject(NdReject::not_nd);
+    const uint8_t* const nd = ip + kIpv6HeaderLen;
     if (nd[0] != uint8_t(NdType::solicitation) && nd[0] != uint8_t(NdType::advertisement))
         return reject(NdReject::not_nd);
     if (payload_len < kNdLen) return reject(NdReject::bad_length);
@@ -151,7 +150,7 @@ MacAddr ipv6_multicast_mac(const IpAddress& group) {
 }
 
 size_t nd_frame_len(const EtherPort& port) {
-    return ether_header_len(port) + kIpv6Len + kNdLen + kLinkOptionLen;
+    return ether_header_len(port) + kIpv6HeaderLen + kNdLen + kLinkOptionLen;
 }
 
 size_t build_neighbor_solicitation(std::span<uint8_t> out, const EtherPort& port,

@@ -53,4 +53,7 @@ enum class DropReason : unsigned { PMDFWD_DROP_REASONS(PMDFWD_LIST_ENUM) count }
 
 constexpr size_t kDropReasonCount = static_cast<size_t>(DropReason::count);
 
+// A reason's slot in the per-worker drop arrays.
+constexpr size_t drop_index(DropReason r) { return static_cast<size_t>(r); }
+
 }  // namespace pmdfwd

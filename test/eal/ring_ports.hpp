@@ -68,6 +68,13 @@ inline std::vector<uint8_t> make_frame(uint32_t seq, uint16_t len = 64) {
     return f;
 }
 
+// n frames of len bytes, numbered from 0.
+inline std::vector<std::vector<uint8_t>> make_frames(size_t n, uint16_t len = 64) {
+    std::vector<std::vector<uint8_t>> v;
+    for (size_t i = 0; i < n; ++i) v.push_back(make_frame(uint32_t(i), len));
+    return v;
+}
+
 inline rte_mbuf* to_mbuf(rte_mempool* pool, const std::vector<uint8_t>& frame) {
     rte_mbuf* m = rte_pktmbuf_alloc(pool);
     if (!m) return nullptr;

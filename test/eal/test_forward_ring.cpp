@@ -15,7 +15,7 @@ using namespace pmdfwd::test;
 
 namespace {
 
-int g_case = 0;
+int g_ring_case = 0;
 
 struct Rig {
     RingPort a, b;
@@ -25,7 +25,7 @@ struct Rig {
 
     Rig(ForwardMode mode, unsigned b_tx_ring = 4096, bool b_to_nowhere = false,
         uint16_t b_mtu = 1500, bool read_lengths = true) {
-        const std::string tag = "fr" + std::to_string(++g_case);
+        const std::string tag = "fr" + std::to_string(++g_ring_case);
         a = RingPort::create(tag + "a");
         b = RingPort::create(tag + "b", b_tx_ring);
         REQUIRE(a.port_id != 0xffff);
@@ -54,12 +54,6 @@ struct Rig {
     }
 };
 
-std::vector<std::vector<uint8_t>> frames(size_t n, uint16_t len = 64) {
-    std::vector<std::vector<uint8_t>> v;
-    for (size_t i = 0; i < n; ++i) v.push_back(make_frame(uint32_t(i), len));
-    return v;
-}
-
 void check_identity(const WorkerSnapshot& s) {
     CHECK(s.rx_pkts + s.handoff_in == s.tx_pkts + s.total_drops() + s.handoff_out);
 }
@@ -70,7 +64,7 @@ TEST_CASE("patch mode forwards frames unchanged and in order", "[forward][patch]
     for (const size_t n : {size_t(1), size_t(32), size_t(33), size_t(1000)}) {
         DYNAMIC_SECTION("burst of " << n) {
             Rig rig(ForwardMode::patch);
-            const auto sent = frames(n, 60 + uint16_t(n % 7));
+            const auto sent = make_frames(n, 60 + uint16_t(n % 7));
             rig.inject_a(sent);
             const auto got = collect(rig.b.tx, n);
             REQUIRE(got.size() == n);
@@ -93,9 +87,9 @@ TEST_CASE("patch mode forwards frames unchanged and in order", "[forward][patch]
 
 TEST_CASE("patch mode forwards both directions of a pair", "[forward][patch]") {
     Rig rig(ForwardMode::patch);
-    rte_mempool* pool_b = rte_mempool_lookup(("fr" + std::to_string(g_case) + "_w1").c_str());
+    rte_mempool* pool_b = rte_mempool_lookup(("fr" + std::to_string(g_ring_case) + "_w1").c_str());
     REQUIRE(pool_b != nullptr);
-    const auto sent = frames(50);
+    const auto sent = make_frames(50);
     for (const auto& f : sent) REQUIRE(rte_ring_enqueue(rig.b.rx, to_mbuf(pool_b, f)) == 0);
     const auto got = collect(rig.a.tx, sent.size());
     CHECK(got == sent);
@@ -110,7 +104,7 @@ TEST_CASE("l2 mode rewrites destination to the next hop and source to the output
     for (const size_t n : {size_t(1), size_t(32), size_t(33)}) {
         DYNAMIC_SECTION("burst of " << n) {
             Rig rig(ForwardMode::l2);
-            const auto sent = frames(n, 128);
+            const auto sent = make_frames(n, 128);
             rig.inject_a(sent);
             const auto got = collect(rig.b.tx, n);
             REQUIRE(got.size() == n);
@@ -238,7 +232,7 @@ TEST_CASE("patch mode with read_lengths = false passes every frame on and counts
 TEST_CASE("a full TX ring drops and counts tx_full, never blocks", "[forward][drops]") {
     // b's tx ring holds 63 frames and nobody drains it.
     Rig rig(ForwardMode::patch, 64);
-    rig.inject_a(frames(200));
+    rig.inject_a(make_frames(200));
     REQUIRE(wait_rx(*rig.app, 0, 200));
     const auto s = rig.app->worker_snapshot(0);
     CHECK(s.tx_pkts == 63);
@@ -256,7 +250,7 @@ TEST_CASE("a TX shortfall while the output link is down counts as link_down", "[
     rig.app->housekeeping();  // the first call samples every link
     REQUIRE(rig.app->port_at(1).link() == LinkState::down);
     // net_ring still takes frames while down: its 63 slots fill, then no more.
-    rig.inject_a(frames(200));
+    rig.inject_a(make_frames(200));
     REQUIRE(wait_rx(*rig.app, 0, 200));
     const auto s = rig.app->worker_snapshot(0);
     CHECK(s.tx_pkts == 63);
@@ -272,7 +266,7 @@ TEST_CASE("a port that is the source of no pair drops as no_route", "[forward][d
     for (const bool read_lengths : {true, false}) {
         DYNAMIC_SECTION("read_lengths = " << read_lengths) {
             Rig rig(ForwardMode::patch, 4096, /*b_to_nowhere=*/true, 1500, read_lengths);
-            rig.inject_a(frames(40));
+            rig.inject_a(make_frames(40));
             REQUIRE(wait_rx(*rig.app, 0, 40));
             const auto s = rig.app->worker_snapshot(0);
             CHECK(s.drops[size_t(DropReason::no_route)] == 40);
@@ -287,7 +281,7 @@ TEST_CASE("a port that is the source of no pair drops as no_route", "[forward][d
 
 TEST_CASE("the shutdown audit reports mbufs that never came back", "[accounting]") {
     Rig rig(ForwardMode::patch, 64);
-    rig.inject_a(frames(10));
+    rig.inject_a(make_frames(10));
     REQUIRE(wait_rx(*rig.app, 0, 10));
     // Take the forwarded mbufs out of the ring and hold them across shutdown.
     void* held[16];
@@ -302,12 +296,12 @@ TEST_CASE("the shutdown audit reports mbufs that never came back", "[accounting]
 
 TEST_CASE("clearing stats restarts counters from zero without touching the worker", "[stats]") {
     Rig rig(ForwardMode::patch);
-    rig.inject_a(frames(20));
+    rig.inject_a(make_frames(20));
     REQUIRE(collect(rig.b.tx, 20).size() == 20);
     REQUIRE(wait_rx(*rig.app, 0, 20));
     rig.app->clear_stats();
     CHECK(rig.app->worker_snapshot(0).rx_pkts == 0);
-    rig.inject_a(frames(5));
+    rig.inject_a(make_frames(5));
     REQUIRE(collect(rig.b.tx, 5).size() == 5);
     REQUIRE(wait_rx(*rig.app, 0, 5));
     const auto s = rig.app->worker_snapshot(0);
@@ -317,7 +311,7 @@ TEST_CASE("clearing stats restarts counters from zero without touching the worke
 }
 
 TEST_CASE("a start that fails hands back the audit of the pools it had made", "[accounting]") {
-    const std::string tag = "fr" + std::to_string(++g_case);
+    const std::string tag = "fr" + std::to_string(++g_ring_case);
     RingPort a = RingPort::create(tag + "a"), b = RingPort::create(tag + "b");
     Config cfg = two_port_config(a, b, ForwardMode::patch);
     // Worker 1's lcore is busy: its launch fails last, once pools and ports

@@ -57,12 +57,6 @@ struct HandoffRig {
     }
 };
 
-std::vector<std::vector<uint8_t>> frames(size_t n) {
-    std::vector<std::vector<uint8_t>> v;
-    for (size_t i = 0; i < n; ++i) v.push_back(make_frame(uint32_t(i), 64));
-    return v;
-}
-
 // Waits until the workers' totals show every received packet sent or dropped.
 WorkerSnapshot settled_totals(const Appliance& app, uint64_t rx) {
     WorkerSnapshot sum;
@@ -107,7 +101,7 @@ TEST_CASE("every pool model and tx setting forwards and leaves its pools full", 
                 else
                     CHECK(rig.app->worker_pool(0) != rig.app->worker_pool(1));
 
-                const auto sent = frames(1000);
+                const auto sent = make_frames(1000);
                 rig.inject(0, 0, sent);
                 const auto got = collect(rig.rings[1].tx, sent.size());
                 CHECK(got == sent);  // unchanged and in order through the handoff ring
@@ -163,7 +157,7 @@ TEST_CASE("read_lengths = false: the owner's tx_full drops take back no byte", "
     rig.cfg.forward.read_lengths = false;
     rig.run();
     REQUIRE(rig.app->resolved_plan().workers[0].handoff_to == 1);
-    rig.inject(0, 0, frames(300));
+    rig.inject(0, 0, make_frames(300));
     const WorkerSnapshot sum = settled_totals(*rig.app, 300);
     CHECK(sum.handoff_in == 300);
     CHECK(sum.tx_pkts == 63);
@@ -192,8 +186,8 @@ TEST_CASE("tx auto hands off when the device has too few TX queues", "[handoff]"
                     "worker 1 on lcore 2: polls 'c' rxq 0 -> hands off to worker 0, owner of "
                     "'b' txq 0") != lines.end());
 
-    rig.inject(0, 0, frames(300));
-    rig.inject(2, 1, frames(200));
+    rig.inject(0, 0, make_frames(300));
+    rig.inject(2, 1, make_frames(200));
     CHECK(collect(rig.rings[1].tx, 500).size() == 500);
     const WorkerSnapshot sum = settled_totals(*rig.app, 500);
     CHECK(sum.tx_pkts == 500);

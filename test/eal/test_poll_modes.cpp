@@ -17,7 +17,7 @@ using namespace pmdfwd::test;
 
 namespace {
 
-int g_case = 0;
+int g_poll_case = 0;
 
 // Port a polled by one worker, forwarding to b (TX only).
 struct OneWorkerRig {
@@ -28,7 +28,7 @@ struct OneWorkerRig {
     std::string tag;
 
     explicit OneWorkerRig(PollMode mode) {
-        tag = "pm" + std::to_string(++g_case);
+        tag = "pm" + std::to_string(++g_poll_case);
         a = RingPort::create(tag + "a");
         b = RingPort::create(tag + "b", 32768);
         cfg = two_port_config(a, b, ForwardMode::patch);

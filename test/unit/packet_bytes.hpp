@@ -23,6 +23,10 @@ using Bytes = std::vector<uint8_t>;
 // before Catch runs; a typo throws.
 inline pmdfwd::MacAddr mac(const char* text) { return pmdfwd::MacAddr::parse(text).value(); }
 
+// The two ends of the control path's packet tests.
+inline const pmdfwd::MacAddr kRouterMac = mac("02:00:00:00:00:01");
+inline const pmdfwd::MacAddr kHostMac = mac("02:00:00:00:00:02");
+
 inline pmdfwd::IpAddress ip(const char* text) {
     std::string why;
     return pmdfwd::parse_ip_address(text, &why).value();

@@ -83,8 +83,6 @@ const Bytes kScapyTimeExceeded = {
     0x82, 0x9a, 0x00, 0x12, 0x5b, 0x87, 0x74, 0x72, 0x61, 0x63, 0x65, 0x72, 0x6f, 0x75, 0x74, 0x65,
 };
 
-const MacAddr kRouterMac = mac("02:00:00:00:00:01");
-const MacAddr kHostMac = mac("02:00:00:00:00:02");
 const EtherPort kPort{kRouterMac, std::nullopt};
 
 Bytes data_of(size_t len) {

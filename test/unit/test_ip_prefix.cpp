@@ -25,7 +25,7 @@ IpAddress address(const char* text) {
     return *a;
 }
 
-std::string refusal(std::string_view text) {
+std::string parse_refusal(std::string_view text) {
     std::string why;
     if (parse_ip_prefix(text, &why)) return "(parsed)";
     return why;
@@ -78,39 +78,39 @@ TEST_CASE("ip prefix: each mistake is told what is wrong", "[l3][prefix]") {
     const std::string no_slash =
         " is not a prefix: expected \"address/length\", such as \"10.0.0.0/24\" or "
         "\"2001:db8::/32\"";
-    CHECK(refusal("") == "''" + no_slash);
-    CHECK(refusal("10.0.0.0") == "'10.0.0.0'" + no_slash);
-    CHECK(refusal("2001:db8::") == "'2001:db8::'" + no_slash);
+    CHECK(parse_refusal("") == "''" + no_slash);
+    CHECK(parse_refusal("10.0.0.0") == "'10.0.0.0'" + no_slash);
+    CHECK(parse_refusal("2001:db8::") == "'2001:db8::'" + no_slash);
 
     const std::string not_v4 = " is not a numeric IPv4 address (a dotted quad such as 10.0.0.1)";
-    CHECK(refusal("10.0.0.256/24") == "'10.0.0.256'" + not_v4);
-    CHECK(refusal("10.0.0/24") == "'10.0.0'" + not_v4);
-    CHECK(refusal("010.0.0.0/8") == "'010.0.0.0'" + not_v4);
-    CHECK(refusal(" 10.0.0.0/8") == "' 10.0.0.0'" + not_v4);
-    CHECK(refusal("/24") == "''" + not_v4);
-    CHECK(refusal("router/24") == "'router'" + not_v4);
+    CHECK(parse_refusal("10.0.0.256/24") == "'10.0.0.256'" + not_v4);
+    CHECK(parse_refusal("10.0.0/24") == "'10.0.0'" + not_v4);
+    CHECK(parse_refusal("010.0.0.0/8") == "'010.0.0.0'" + not_v4);
+    CHECK(parse_refusal(" 10.0.0.0/8") == "' 10.0.0.0'" + not_v4);
+    CHECK(parse_refusal("/24") == "''" + not_v4);
+    CHECK(parse_refusal("router/24") == "'router'" + not_v4);
 
     const std::string not_v6 = " is not a numeric IPv6 address";
-    CHECK(refusal("2001:db8:::/32") == "'2001:db8:::'" + not_v6);
-    CHECK(refusal("fe80::1%eth0/64") == "'fe80::1%eth0'" + not_v6);
-    CHECK(refusal("[2001:db8::]/32") == "'[2001:db8::]'" + not_v6);
+    CHECK(parse_refusal("2001:db8:::/32") == "'2001:db8:::'" + not_v6);
+    CHECK(parse_refusal("fe80::1%eth0/64") == "'fe80::1%eth0'" + not_v6);
+    CHECK(parse_refusal("[2001:db8::]/32") == "'[2001:db8::]'" + not_v6);
     const std::string long_address(60, '1');
     std::string too_long = "'";
     too_long.append(long_address).append(":' is too long for an IP address");
-    CHECK(refusal(long_address + ":/8") == too_long);
+    CHECK(parse_refusal(long_address + ":/8") == too_long);
 
-    CHECK(refusal("10.0.0.0/") == "prefix length '' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/33") == "prefix length '33' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/024") == "prefix length '024' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/+8") == "prefix length '+8' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/-1") == "prefix length '-1' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/ 8") == "prefix length ' 8' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/8 ") == "prefix length '8 ' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/8/8") == "prefix length '8/8' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/1000") == "prefix length '1000' is not a number in [0, 32]");
-    CHECK(refusal("10.0.0.0/0x8") == "prefix length '0x8' is not a number in [0, 32]");
-    CHECK(refusal("2001:db8::/129") == "prefix length '129' is not a number in [0, 128]");
-    CHECK(refusal("::/") == "prefix length '' is not a number in [0, 128]");
+    CHECK(parse_refusal("10.0.0.0/") == "prefix length '' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/33") == "prefix length '33' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/024") == "prefix length '024' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/+8") == "prefix length '+8' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/-1") == "prefix length '-1' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/ 8") == "prefix length ' 8' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/8 ") == "prefix length '8 ' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/8/8") == "prefix length '8/8' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/1000") == "prefix length '1000' is not a number in [0, 32]");
+    CHECK(parse_refusal("10.0.0.0/0x8") == "prefix length '0x8' is not a number in [0, 32]");
+    CHECK(parse_refusal("2001:db8::/129") == "prefix length '129' is not a number in [0, 128]");
+    CHECK(parse_refusal("::/") == "prefix length '' is not a number in [0, 128]");
 }
 
 TEST_CASE("ip prefix: addresses parse alone", "[l3][prefix]") {

@@ -54,7 +54,7 @@ std::variant<Plan, std::string> plan_of(const std::string& extra) {
     return plan_of_text(kBase + extra);
 }
 
-std::string refusal(const std::string& extra) {
+std::string l3_refusal(const std::string& extra) {
     auto r = plan_of(extra);
     if (std::holds_alternative<Plan>(r)) FAIL("planned without a refusal");
     return std::get<std::string>(r);
@@ -152,56 +152,57 @@ mode = "l3"
 
 TEST_CASE("l3 config: each refusal names its line, column and key", "[l3][config]") {
     // Text errors, from the loader.
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/33\"\nport = \"a\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.0/33\"\nport = \"a\"\n") ==
           "22:10 route[0].prefix: '10.9.0.0/33': prefix length '33' is not a number in [0, 32]");
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.0/16\"\n") ==
           "21:1 route[0].port: a route needs via (a next hop), port (on-link: each destination "
           "is resolved on that port), or both");
-    CHECK(refusal("[[neighbour]]\naddress = \"10.1.0.9\"\nmac = \"01:00:5e:00:00:01\"\nport = "
-                  "\"a\"\n") ==
+    CHECK(l3_refusal("[[neighbour]]\naddress = \"10.1.0.9\"\nmac = \"01:00:5e:00:00:01\"\nport = "
+                     "\"a\"\n") ==
           "23:7 neighbour[0].mac: '01:00:5e:00:00:01' is a multicast MAC address");
-    CHECK(refusal("[l3]\npunt_ring = 1000\n") ==
+    CHECK(l3_refusal("[l3]\npunt_ring = 1000\n") ==
           "22:13 l3.punt_ring: punt_ring 1000 is not a power of two");
 
     // Routes.
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.1/16\"\nvia = \"10.2.0.9\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.1/16\"\nvia = \"10.2.0.9\"\n") ==
           "22:10 route[0].prefix: '10.9.0.1/16' has host bits set; the prefix is '10.9.0.0/16'");
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.8.0.9\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.8.0.9\"\n") ==
           "23:7 route[0].via: '10.8.0.9' is on no connected subnet, so it cannot be reached; a "
           "next hop must be a neighbour on a port's subnet");
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.2.0.9\"\nport = \"a\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.2.0.9\"\nport = \"a\"\n") ==
           "23:7 route[0].via: '10.2.0.9' is on no connected subnet of port 'a', so it cannot be "
           "reached; a next hop must be a neighbour on a port's subnet");
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.2.0.1\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.2.0.1\"\n") ==
           "23:7 route[0].via: '10.2.0.1' is one of this router's own addresses (port 'b')");
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"2001:db8:1::9\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"2001:db8:1::9\"\n") ==
           "23:7 route[0].via: '2001:db8:1::9' is not IPv4, as the prefix is");
-    CHECK(refusal("[[route]]\nprefix = \"10.2.0.0/24\"\nvia = \"10.1.0.9\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.2.0.0/24\"\nvia = \"10.1.0.9\"\n") ==
           "22:10 route[0].prefix: '10.2.0.0/24' is the connected subnet of port 'b' already");
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.2.0.9\"\n[[route]]\nprefix = "
-                  "\"10.9.0.0/16\"\nvia = \"10.1.0.9\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nvia = \"10.2.0.9\"\n[[route]]\nprefix = "
+                     "\"10.9.0.0/16\"\nvia = \"10.1.0.9\"\n") ==
           "25:10 route[1].prefix: '10.9.0.0/16' has another [[route]] already");
-    CHECK(refusal("[[route]]\nprefix = \"2001:db8:7::/48\"\nport = \"b\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"2001:db8:7::/48\"\nport = \"b\"\n") ==
           "23:8 route[0].port: port 'b' has no IPv6 address to resolve on-link destinations "
           "from; give it one or add via");
-    CHECK(refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nport = \"z\"\n") ==
+    CHECK(l3_refusal("[[route]]\nprefix = \"10.9.0.0/16\"\nport = \"z\"\n") ==
           "23:8 route[0].port: names port 'z', which is not a configured [[port]]");
 
     // Neighbours.
-    CHECK(refusal("[[neighbour]]\naddress = \"10.2.0.9\"\nmac = \"02:00:00:00:00:01\"\nport = "
-                  "\"a\"\n") ==
+    CHECK(l3_refusal("[[neighbour]]\naddress = \"10.2.0.9\"\nmac = \"02:00:00:00:00:01\"\nport = "
+                     "\"a\"\n") ==
           "22:11 neighbour[0].address: '10.2.0.9' is on no subnet of port 'a'");
     CHECK(
-        refusal("[[neighbour]]\naddress = \"10.1.0.1\"\nmac = \"02:00:00:00:00:01\"\nport = "
-                "\"a\"\n") ==
+        l3_refusal("[[neighbour]]\naddress = \"10.1.0.1\"\nmac = \"02:00:00:00:00:01\"\nport = "
+                   "\"a\"\n") ==
         "22:11 neighbour[0].address: '10.1.0.1' is one of this router's own addresses (port 'a')");
-    CHECK(refusal("[[neighbour]]\naddress = \"10.1.0.7\"\nmac = \"02:00:00:00:00:01\"\nport = "
-                  "\"a\"\n[[neighbour]]\naddress = \"10.1.0.7\"\nmac = \"02:00:00:00:00:02\"\nport "
-                  "= \"a\"\n") ==
+    CHECK(l3_refusal(
+              "[[neighbour]]\naddress = \"10.1.0.7\"\nmac = \"02:00:00:00:00:01\"\nport = "
+              "\"a\"\n[[neighbour]]\naddress = \"10.1.0.7\"\nmac = \"02:00:00:00:00:02\"\nport "
+              "= \"a\"\n") ==
           "26:11 neighbour[1].address: '10.1.0.7' on port 'a' has another [[neighbour]] already");
 
     // Mode.
-    CHECK(refusal("pairs = [[\"a\", \"b\"]]\n") ==
+    CHECK(l3_refusal("pairs = [[\"a\", \"b\"]]\n") ==
           "21:10 forward.pairs: mode \"l3\" sends each packet where its route says; pairs are for "
           "\"patch\" and \"l2\": remove them");
 }
@@ -272,7 +273,7 @@ mode = "l3"
     for (int i = 0; i < 20; ++i)
         routes +=
             "[[route]]\nprefix = \"172.16." + std::to_string(i) + ".0/24\"\nvia = \"10.1.0.9\"\n";
-    const std::string why = refusal(routes);
+    const std::string why = l3_refusal(routes);
     INFO(why);
     CHECK(why.rfind("21:1 l3.max_routes: the config's IPv4 routes (32,", 0) == 0);
 }

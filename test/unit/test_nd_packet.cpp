@@ -43,9 +43,6 @@ const Bytes kScapyNa = {
     0x00, 0x00, 0x01, 0x02, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01,
 };
 
-const MacAddr kRouterMac = mac("02:00:00:00:00:01");
-const MacAddr kHostMac = mac("02:00:00:00:00:02");
-
 Bytes built_ns(const EtherPort& port, const IpAddress& src, const IpAddress& target,
                std::optional<MacAddr> unicast = std::nullopt) {
     Bytes out(200, 0xaa);

@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "neighbour_table.hpp"
+#include "packet_bytes.hpp"
 #include "router_api.hpp"
 
 using namespace pmdfwd;
+using packet_bytes::ip;
 using Act = NeighbourAction::Kind;
 
 namespace pmdfwd {
@@ -43,13 +45,6 @@ L3Config l3(uint32_t queue = 4, uint32_t retries = 3, uint32_t interval_ms = 100
     c.reachable_s = reachable_s;
     c.max_neighbours = max_neighbours;
     return c;
-}
-
-IpAddress ip(const char* text) {
-    std::string why;
-    const auto a = parse_ip_address(text, &why);
-    REQUIRE(a);
-    return *a;
 }
 
 NeighbourKey key(uint16_t port, const char* address) { return {port, ip(address)}; }

@@ -2,7 +2,6 @@
 // routes with one next hop, RTA_MULTIPATH's list or a next-hop object's id,
 // next-hop objects and groups, and each reason a route is skipped, from
 // messages built the way the kernel builds them.
-#include <arpa/inet.h>
 #include <libmnl/libmnl.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
@@ -12,22 +11,13 @@
 #include <cstring>
 #include <vector>
 
+#include "packet_bytes.hpp"
 #include "route_message.hpp"
 
 using namespace pmdfwd;
+using packet_bytes::ip;
 
 namespace {
-
-IpAddress ip(const char* text) {
-    IpAddress a;
-    if (std::strchr(text, ':')) {
-        a.family = IpFamily::v6;
-        REQUIRE(inet_pton(AF_INET6, text, a.bytes.data()) == 1);
-    } else {
-        REQUIRE(inet_pton(AF_INET, text, a.bytes.data()) == 1);
-    }
-    return a;
-}
 
 // A route message as the kernel sends one.
 struct RouteMessage {

@@ -25,12 +25,9 @@ namespace pmdfwd {
 
 namespace {
 
-constexpr size_t idx(DropReason r) { return static_cast<size_t>(r); }
-
 // Packets classified and looked up together: what the bulk lookups take at
 // once without a long stack of addresses.
 constexpr uint16_t kChunk = 64;
-constexpr uint16_t kPrefetchAhead = 4;
 
 // What classification decided for one packet.
 // The lookups first: one compare tells them from the rest.
@@ -255,7 +252,7 @@ bool under_half_full(const WorkerContext& w, const Outputs& o) {
 }
 
 void drop(rte_mbuf* m, DropReason why, BurstOutcome& out) {
-    out.drops[idx(why)]++;
+    out.drops[drop_index(why)]++;
     rte_pktmbuf_free(m);
 }
 
@@ -268,7 +265,7 @@ void punt(rte_mbuf* m, PuntReason why, Outputs& o) {
 // the worker's share of the rate allows; counted as the drop either way.
 void drop_with_error(const WorkerContext& w, rte_mbuf* m, bool v6, DropReason why, PuntReason error,
                      Outputs& o, BurstOutcome& out) {
-    out.drops[idx(why)]++;
+    out.drops[drop_index(why)]++;
     if (may_punt_error(w, v6)) {
         m->hash.usr = uint32_t(error);
         o.punt[o.punts++] = m;
@@ -511,7 +508,7 @@ void flush_punts(const WorkerContext& w, Outputs& o, BurstOutcome& out) {
             out.icmp_errors_punt_full++;
         } else {
             out.punted--;
-            out.drops[idx(DropReason::punt_full)]++;
+            out.drops[drop_index(DropReason::punt_full)]++;
         }
         rte_pktmbuf_free(m);
     }
