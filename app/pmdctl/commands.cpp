@@ -261,8 +261,12 @@ const Command kCommands[] = {
      .asks = {&ep::kRouteAdd},
      .fetch =
          [](TelemetryClient* c, const CommandArgs& a) {
-             return need(c->query(ep::kRouteAdd, a.prefix + "," + (a.via.empty() ? "-" : a.via) +
-                                                     (a.port.empty() ? "" : "," + a.port)));
+             // A (via, port) pair a path; the port, if given, for each.
+             const std::string port = a.port.empty() ? "-" : a.port;
+             std::string params = a.prefix;
+             if (a.vias.empty()) params += ",-," + port;
+             for (const std::string& via : a.vias) params += "," + via + "," + port;
+             return need(c->query(ep::kRouteAdd, params));
          },
      .render = result_text,
      .options =
@@ -270,7 +274,9 @@ const Command kCommands[] = {
              sub.add_option("prefix", a.prefix, "The destination, like 10.9.0.0/16")
                  ->required()
                  ->check(kOneParameter);
-             sub.add_option("--via", a.via, "The next hop: a neighbour on a connected subnet")
+             sub.add_option("--via", a.vias,
+                            "The next hop: a neighbour on a connected subnet; given again, an "
+                            "equal-cost route whose flows spread over each (l3.max_ecmp_groups)")
                  ->check(kOneParameter);
              sub.add_option("--port", a.port,
                             "The port it leaves by (without --via: each destination is "

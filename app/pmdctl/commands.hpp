@@ -16,16 +16,16 @@ namespace pmdctl {
 // Every command's options; each command reads its own.
 struct CommandArgs {
     bool json = false;
-    bool histogram = false;   // show latency --histogram
-    bool all = false;         // show xstats --all
-    bool markdown = false;    // fields --markdown
-    double interval_s = 1.0;  // watch -i
-    uint64_t count = 0;       // watch -c; 0: until interrupted
-    std::string prefix;       // route add / del
-    std::string via;          // route add --via
-    std::string port;         // route add --port
-    uint64_t bytes = 0;       // log test
-    std::string columns;      // fields --columns
+    bool histogram = false;         // show latency --histogram
+    bool all = false;               // show xstats --all
+    bool markdown = false;          // fields --markdown
+    double interval_s = 1.0;        // watch -i
+    uint64_t count = 0;             // watch -c; 0: until interrupted
+    std::string prefix;             // route add / del
+    std::vector<std::string> vias;  // route add --via, once per path
+    std::string port;               // route add --port
+    uint64_t bytes = 0;             // log test
+    std::string columns;            // fields --columns
 };
 
 struct Command {

@@ -434,6 +434,7 @@ void read_l3(TableReader& root, const toml::node& node, L3Config& l3) {
     r.integer("icmp_rate_limit", l3.icmp_rate_limit, 0, 1000000);
     r.integer("icmp_rate_burst", l3.icmp_rate_burst, 1, 1000000);
     r.integer("punt_ring", l3.punt_ring, 64, 65536);
+    r.integer("max_ecmp_groups", l3.max_ecmp_groups, 0, 4096);
     r.integer("kernel_rate_limit", l3.kernel_rate_limit, 0, 10000000);
     r.integer("kernel_rate_burst", l3.kernel_rate_burst, 1, 10000000);
     if (const auto* n = r.take("kernel_routes")) read_kernel_routes(r, *n, l3);

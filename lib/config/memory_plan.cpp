@@ -81,13 +81,15 @@ std::vector<MemoryPart> plan_memory(const Config& cfg, const Plan& plan) {
         parts.push_back({"l3 route tables for " + std::to_string(cfg.l3.max_routes) +
                              " routes a family (l3.max_routes)",
                          route_table_bytes(cfg.l3), "l3.max_routes", cfg.l3.max_routes_loc});
-        const uint64_t next_hops = std::min<uint64_t>(32767, 2 * (cfg.l3.max_neighbours + 64));
-        parts.push_back(
-            {"l3 punt rings (" + std::to_string(plan.workers.size()) + " x " +
-                 std::to_string(cfg.l3.punt_ring) + " slots, l3.punt_ring) and next hops",
-             plan.workers.size() * round_up(cfg.l3.punt_ring * 8, kCacheLine) + next_hops * 16,
-             "l3.punt_ring",
-             {}});
+        // Each equal-cost group: 256 two-byte buckets (route_tables.cpp).
+        const uint64_t groups = (uint64_t(cfg.l3.max_ecmp_groups) + 1) * 256 * 2;
+        parts.push_back({"l3 punt rings (" + std::to_string(plan.workers.size()) + " x " +
+                             std::to_string(cfg.l3.punt_ring) +
+                             " slots, l3.punt_ring), next hops and equal-cost groups",
+                         plan.workers.size() * round_up(cfg.l3.punt_ring * 8, kCacheLine) +
+                             next_hop_capacity(cfg.l3) * 16 + groups,
+                         "l3.punt_ring",
+                         {}});
     }
     parts.push_back({"EAL's own and small pools", kEalOwnBytes + small, "eal.memory_mb", {}});
     return parts;

@@ -50,7 +50,9 @@ static_assert(sizeof(Ipv6HeaderLayout) == 40);
 constexpr uint32_t kIpv4HeaderLen = sizeof(Ipv4HeaderLayout);  // without options
 constexpr uint32_t kIpv6HeaderLen = sizeof(Ipv6HeaderLayout);
 
+constexpr uint8_t kIpProtoTcp = 6;
 constexpr uint8_t kIpProtoUdp = 17;
+constexpr uint8_t kIpProtoSctp = 132;
 constexpr uint8_t kIpProtoIcmpv6 = 58;
 
 namespace wire {
@@ -91,6 +93,12 @@ class Ipv4HeaderView {
     }
     uint8_t time_to_live() const { return p_[offsetof(Ipv4HeaderLayout, time_to_live)]; }
     uint8_t next_proto_id() const { return p_[offsetof(Ipv4HeaderLayout, next_proto_id)]; }
+    // More fragments set, or an offset: any fragment of a packet, not a
+    // whole one.
+    bool is_fragment() const {
+        const uint8_t* f = p_ + offsetof(Ipv4HeaderLayout, fragment_offset);
+        return ((f[0] << 8 | f[1]) & 0x3fff) != 0;
+    }
     const uint8_t* src_addr() const { return p_ + offsetof(Ipv4HeaderLayout, src_addr); }
     const uint8_t* dst_addr() const { return p_ + offsetof(Ipv4HeaderLayout, dst_addr); }
     uint32_t dst_addr_be() const {

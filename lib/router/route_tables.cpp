@@ -20,9 +20,6 @@ namespace pmdfwd {
 
 namespace {
 
-// Next hops are 2-byte values in the IPv6 trie, which keeps one bit of each
-// entry for itself, so 32767 is the largest index (rte_lpm takes 24 bits).
-constexpr uint32_t kMaxNextHops = 32767;
 // Groups of 256 entries for the prefixes longer than /24: at most 32767 per
 // table (rte_lpm's 4-byte entries: 32 MiB; the trie's 2-byte ones, which the
 // same 15 bits index: 16 MiB). IPv4 needs one per /24 that holds a longer
@@ -45,9 +42,8 @@ Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& na
                                                            const L3Config& cfg, unsigned workers,
                                                            int socket) {
     std::unique_ptr<RouterTables> t(new RouterTables());
-    // Every neighbour's next hop, one per port for its subnet and its own
-    // address, and as many again waiting for reclamation after a change.
-    t->capacity_ = std::min<uint32_t>(kMaxNextHops, 2 * (cfg.max_neighbours + 64));
+    t->capacity_ = next_hop_capacity(cfg);
+    static_assert(kEcmpBuckets == 256 && kMaxNextHops <= UINT16_MAX, "a bucket holds an index");
     t->next_hops_ = static_cast<NextHop*>(
         rte_zmalloc_socket((name + "_nh").c_str(), sizeof(NextHop) * t->capacity_, 64, socket));
     if (!t->next_hops_)
@@ -55,6 +51,17 @@ Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& na
                           " next hops: raise eal.memory_mb");
     t->next_hops_[kUnreachableNextHop] = NextHop{};
     for (uint32_t i = t->capacity_ - 1; i > kUnreachableNextHop; --i) t->free_.push_back(i);
+    // Slot 0 stays unused, so that a table without groups still has one
+    // (the workers' pointer is never null).
+    t->group_capacity_ = cfg.max_ecmp_groups;
+    const size_t bucket_bytes =
+        sizeof(std::atomic<uint16_t>) * kEcmpBuckets * (cfg.max_ecmp_groups + 1);
+    t->group_buckets_ = static_cast<std::atomic<uint16_t>*>(
+        rte_zmalloc_socket((name + "_ecmp").c_str(), bucket_bytes, 64, socket));
+    if (!t->group_buckets_)
+        return make_error("l3: cannot allocate " + std::to_string(cfg.max_ecmp_groups) +
+                          " equal-cost groups: raise eal.memory_mb");
+    for (uint32_t g = cfg.max_ecmp_groups; g > 0; --g) t->free_groups_.push_back(g);
 
     const size_t rcu_size = rte_rcu_qsbr_get_memsize(workers);
     t->rcu_ = static_cast<rte_rcu_qsbr*>(
@@ -99,6 +106,7 @@ RouterTables::~RouterTables() {
     if (fib6_) rte_fib6_free(fib6_);
     if (lpm4_) rte_lpm_free(lpm4_);
     rte_free(rcu_);
+    rte_free(group_buckets_);
     rte_free(next_hops_);
 }
 
@@ -123,9 +131,40 @@ void RouterTables::retire_next_hop(uint32_t index) {
     retired_.push_back({rte_rcu_qsbr_start(rcu_), index});
 }
 
+Result<uint32_t> RouterTables::add_group(const std::array<uint32_t, kEcmpBuckets>& members) {
+    if (free_groups_.empty()) reclaim();
+    if (free_groups_.empty())
+        return make_error("l3: all " + std::to_string(group_capacity_) +
+                          " equal-cost groups are in use (l3.max_ecmp_groups)");
+    const uint32_t slot = free_groups_.back();
+    std::atomic<uint16_t>* buckets = group_buckets_ + size_t(slot) * kEcmpBuckets;
+    for (unsigned b = 0; b < kEcmpBuckets; ++b)
+        buckets[b].store(uint16_t(members[b]), std::memory_order_relaxed);
+    // add_next_hop's fence publishes the buckets with the group's entry.
+    auto hop = add_next_hop(NextHop::of_group(slot));
+    if (!hop) return hop;
+    free_groups_.pop_back();
+    return hop;
+}
+
+void RouterTables::set_group_bucket(uint32_t group_hop, unsigned bucket, uint32_t next_hop) {
+    const uint32_t slot = next_hops_[group_hop].group_slot();
+    // Release: the next hop's entry is complete before a worker reads its index.
+    group_buckets_[size_t(slot) * kEcmpBuckets + bucket].store(uint16_t(next_hop),
+                                                               std::memory_order_release);
+}
+
+uint32_t RouterTables::group_member(uint32_t group_hop, unsigned bucket) const {
+    const uint32_t slot = next_hops_[group_hop].group_slot();
+    return group_buckets_[size_t(slot) * kEcmpBuckets + bucket].load(std::memory_order_relaxed);
+}
+
 void RouterTables::reclaim() {
     while (!retired_.empty() && rte_rcu_qsbr_check(rcu_, retired_.front().token, false) == 1) {
         const uint32_t index = retired_.front().index;
+        // A group's buckets go with it: no worker can read them any more.
+        if (next_hops_[index].kind == NextHopKind::group)
+            free_groups_.push_back(next_hops_[index].group_slot());
 #ifdef PMDFWD_POISON_NEXT_HOPS
         // Test builds (test/eal_tests): a freed entry sends to a MAC no
         // neighbour has, so a worker that still reads one shows in its output.

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ecmp_paths.hpp"
 #include "error.hpp"
 #include "ip_prefix.hpp"
 #include "l3_config.hpp"
@@ -34,7 +35,7 @@ class RouterTables {
     RouterTables(const RouterTables&) = delete;
     RouterTables& operator=(const RouterTables&) = delete;
 
-    RouterView view() const { return {lpm4_, &default4_, fib6_, next_hops_, rcu_}; }
+    RouterView view() const { return {lpm4_, &default4_, fib6_, next_hops_, group_buckets_, rcu_}; }
 
     // A new next hop, written before any route can point at it; an error
     // when all capacity() entries are in use or waiting to be reclaimed.
@@ -48,6 +49,18 @@ class RouterTables {
     uint32_t capacity() const { return capacity_; }
     uint32_t in_use() const { return capacity_ - uint32_t(free_.size()); }
     size_t retired() const { return retired_.size(); }
+
+    // An equal-cost group: a next hop of kind group whose kEcmpBuckets
+    // buckets hold `members` (next-hop indexes), written before the group's
+    // index is returned. An error when l3.max_ecmp_groups groups are in
+    // use or waiting to be reclaimed. Retired as any next hop is, its
+    // buckets freed with it.
+    Result<uint32_t> add_group(const std::array<uint32_t, kEcmpBuckets>& members);
+    // One bucket to another next hop (a member's neighbour changed): one
+    // store, so a worker takes the old next hop or the new one.
+    void set_group_bucket(uint32_t group_hop, unsigned bucket, uint32_t next_hop);
+    uint32_t group_member(uint32_t group_hop, unsigned bucket) const;
+    uint32_t groups_in_use() const { return group_capacity_ - uint32_t(free_groups_.size()); }
 
     // Adds the prefix, or points it at another next hop (one store per
     // table entry, so a lookup sees the old next hop or the new one).
@@ -65,9 +78,12 @@ class RouterTables {
     std::atomic<uint32_t> default4_{kUnreachableNextHop};
     rte_fib6* fib6_ = nullptr;
     NextHop* next_hops_ = nullptr;
+    std::atomic<uint16_t>* group_buckets_ = nullptr;
     rte_rcu_qsbr* rcu_ = nullptr;
     uint32_t capacity_ = 0;
     std::vector<uint32_t> free_;  // indexes to hand out, last first
+    uint32_t group_capacity_ = 0;
+    std::vector<uint32_t> free_groups_;  // group slots to hand out, last first
     struct Retired {
         uint64_t token;
         uint32_t index;

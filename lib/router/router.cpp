@@ -96,9 +96,15 @@ RouterCounters Router::counters() const {
 
 RouterTableSizes Router::sizes() const {
     std::lock_guard lock(mutex_);
-    return {rib_.size(),           neighbours_.size(),
-            tables_->in_use(),     neighbours_.resolving(),
-            neighbours_.waiting(), neighbours_.waiting_peak()};
+    RouterTableSizes s;
+    s.routes = rib_.size();
+    s.neighbours = neighbours_.size();
+    s.next_hops = tables_->in_use();
+    s.ecmp_groups = groups_.size();
+    s.neighbours_resolving = neighbours_.resolving();
+    s.waiting = neighbours_.waiting();
+    s.waiting_peak = neighbours_.waiting_peak();
+    return s;
 }
 
 NeighbourCounters Router::neighbour_counters() const {

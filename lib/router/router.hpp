@@ -7,7 +7,8 @@
 // One class, its member functions defined by message kind: router.cpp
 // (building, the poll loop, dispatch, transmit), router_rib.cpp,
 // router_arp.cpp, router_nd.cpp, router_to_us.cpp, router_icmp_errors.cpp,
-// router_neighbours.cpp, router_kernel.cpp, router_kernel_routes.cpp.
+// router_neighbours.cpp, router_ecmp.cpp, router_kernel.cpp,
+// router_kernel_routes.cpp.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "config.hpp"
+#include "ecmp_paths.hpp"
 #include "error.hpp"
 #include "icmp_packet.hpp"
 #include "link_state.hpp"
@@ -65,13 +67,20 @@ struct RouterPort {
     const LinkCell* link = nullptr;
 };
 
-// One route as `show routes` lists it.
+// One route as `show routes` lists it. An equal-cost route's gateways and
+// ports are listed with commas, path by path.
 struct RouteInfo {
     IpPrefix prefix;
     std::string origin;  // connected, local, neighbour, static, runtime, kernel
-    std::optional<IpAddress> via;
+    std::string via;     // "" for none
     std::string port;
-    std::string state;  // forward, resolving, local
+    std::string state;  // forward, resolving, local, ecmp
+};
+
+// One path of a route as an operator gives it: a gateway, a port, or both.
+struct RoutePath {
+    std::optional<IpAddress> via;
+    std::string port;  // "": the port whose subnet holds via
 };
 
 class Router {
@@ -97,6 +106,8 @@ class Router {
 
     // Telemetry and tests; any thread.
     Status add_route(const IpPrefix& prefix, std::optional<IpAddress> via, const std::string& port);
+    // Several paths: an equal-cost route, each path a gateway (l3.max_ecmp_groups).
+    Status add_route(const IpPrefix& prefix, const std::vector<RoutePath>& paths);
     Status delete_route(const IpPrefix& prefix);
     // Routes first .. first + max in prefix order, and how many there are:
     // telemetry asks a page at a time, and the lock is held for one page.
@@ -111,11 +122,23 @@ class Router {
 
   private:
     enum class Origin : uint8_t { connected, local, neighbour, static_route, runtime, kernel };
+    // The paths of equal-cost routes, one group per set of paths, shared by
+    // every route with that set: the group's next hop in the workers'
+    // tables and its buckets, each bucket holding the next hop its path
+    // takes now (the neighbour's, or its port's resolve hop).
+    struct EcmpGroup {
+        const std::vector<EcmpPath>* paths = nullptr;  // the key in groups_
+        EcmpBuckets path_of{};                         // bucket -> index into *paths
+        std::vector<uint32_t> hops;                    // by path: what its buckets hold
+        uint32_t next_hop = kUnreachableNextHop;
+        uint32_t routes = 0;  // RIB routes through the group
+    };
     struct RibRoute {
         IpPrefix prefix;
         Origin origin = Origin::connected;
         std::optional<IpAddress> via;  // static/runtime routes through a neighbour
-        int port = -1;
+        int port = -1;                 // -1 for an equal-cost route
+        EcmpGroup* group = nullptr;    // an equal-cost route's paths
         uint32_t next_hop = kUnreachableNextHop;
     };
     struct Adjacency {  // the forward next hop of a resolved neighbour
@@ -139,11 +162,25 @@ class Router {
     // The RIB: routes, their next hops, the config's and the operator's
     // (router_rib.cpp).
     Status program_config();
+    // Every change to rib_ goes through these two: they keep the groups'
+    // route counts, and retire a group no route uses.
     Status install(RibRoute route);
+    void forget(std::map<IpPrefix, RibRoute>::iterator route);
     uint32_t next_hop_for(const RibRoute& r) const;
     const RibRoute* longest_match(const IpAddress& address) const;
     bool on_link(int port, const IpAddress& address) const;
     std::string describe_origin(const RibRoute& r) const;
+
+    // Equal-cost groups (router_ecmp.cpp).
+    // The group of these paths (sorted, at least two), made if none has
+    // them; null when l3.max_ecmp_groups are all taken (counted).
+    EcmpGroup* group_for(std::vector<EcmpPath> paths);
+    void release_group(EcmpGroup* group);  // retired when no route uses it
+    uint32_t path_hop(const EcmpPath& path) const;
+    // A neighbour's next hop changed: the buckets of its paths follow.
+    void repoint_groups(const NeighbourKey& key);
+    // The path a worker took for a packet of an equal-cost route.
+    const EcmpPath& path_of_packet(const EcmpGroup& group, const rte_mbuf* m) const;
 
     // ARP (router_arp.cpp) and neighbour discovery (router_nd.cpp): the
     // frame's L3 header at l3_offset.
@@ -174,7 +211,8 @@ class Router {
     void kernel_message(const nlmsghdr* message);
     void settle_kernel_prefix(const IpPrefix& prefix);
     void settle_dirty_kernel_prefixes();
-    std::optional<RibRoute> rib_route_of(const KernelRoute& route, KernelRouteSkip& why) const;
+    // May make the route's equal-cost group.
+    std::optional<RibRoute> rib_route_of(const KernelRoute& route, KernelRouteSkip& why);
     int port_of_ifindex(unsigned ifindex) const;
 
     // The neighbour table's actions and the adjacencies they make
@@ -205,6 +243,7 @@ class Router {
     // By family, address, then length: the order routes() lists them in.
     std::map<IpPrefix, RibRoute> rib_;
     std::map<NeighbourKey, Adjacency> adjacencies_;
+    std::map<std::vector<EcmpPath>, EcmpGroup> groups_;
     NeighbourTable neighbours_;
     std::vector<NeighbourAction> actions_;
     // [port * 2 + family]: a flood of errors about one port's (or family's)

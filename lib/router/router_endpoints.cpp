@@ -25,7 +25,7 @@ Record route_record(const RouteInfo& r) {
     rec.set(t.at("prefix"), r.prefix.to_string());
     rec.set(t.at("origin"), r.origin);
     rec.set(t.at("port"), r.port.empty() ? "-" : r.port);
-    rec.set(t.at("via"), r.via ? r.via->to_string() : "-");
+    rec.set(t.at("via"), r.via.empty() ? "-" : r.via);
     rec.set(t.at("state"), r.state);
     return rec;
 }
@@ -84,33 +84,42 @@ int RouterEndpoints::neighbours(std::string_view params, Reply& reply) const {
     return 0;
 }
 
-// /pmdfwd/route_add,<prefix>[,<via or ->[,<port>]]
+// /pmdfwd/route_add,<prefix>[,<via or ->[,<port or ->]]...: a path a
+// pair, more than one for an equal-cost route.
 int RouterEndpoints::route_add(std::string_view params, Reply& reply) {
     const auto words = split_params(params);
-    if (words.empty() || words.size() > 3) return -EINVAL;
+    if (words.empty() || words.size() > 1 + 2 * kMaxEcmpPaths) return -EINVAL;
     std::string why;
     const auto prefix = parse_ip_prefix(words[0], &why);
     if (!prefix) {
         reply.error(why);
         return 0;
     }
-    std::optional<IpAddress> via;
-    if (words.size() > 1 && words[1] != "-") {
-        via = parse_ip_address(words[1], &why);
-        if (!via) {
-            reply.error(why);
-            return 0;
+    std::vector<RoutePath> paths;
+    std::string said;  // the paths, for the log
+    for (size_t w = 1; w == 1 || w < words.size(); w += 2) {
+        RoutePath path;
+        if (w < words.size() && words[w] != "-") {
+            path.via = parse_ip_address(words[w], &why);
+            if (!path.via) {
+                reply.error(why);
+                return 0;
+            }
+            said += " via " + path.via->to_string();
         }
+        if (w + 1 < words.size() && words[w + 1] != "-") {
+            path.port = words[w + 1];
+            said += " port " + path.port;
+        }
+        paths.push_back(std::move(path));
     }
-    const std::string port = words.size() > 2 ? words[2] : "";
-    if (auto st = router_.add_route(*prefix, via, port); !st) {
+    if (auto st = router_.add_route(*prefix, paths); !st) {
         reply.error(st.error().message);
         return 0;
     }
     // One line a route at debug: a table loaded route by route would flood
     // the log; housekeeping sums the changes up at info.
-    spdlog::debug("route {}{}{} added", prefix->to_string(), via ? " via " + via->to_string() : "",
-                  port.empty() ? "" : " port " + port);
+    spdlog::debug("route {}{} added", prefix->to_string(), said);
     added_.fetch_add(1, std::memory_order_relaxed);
     reply.record(result_record(("route " + prefix->to_string() + " added").c_str()));
     return 0;

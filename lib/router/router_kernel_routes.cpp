@@ -11,6 +11,7 @@
 // forwarding.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "kernel_interface.hpp"
@@ -49,10 +50,10 @@ int Router::port_of_ifindex(unsigned ifindex) const {
     return -1;
 }
 
-// The RIB route a kernel route becomes: its first next hop on a port's
-// kernel interface (a next-hop object's, when it names one).
-std::optional<Router::RibRoute> Router::rib_route_of(const KernelRoute& k,
-                                                     KernelRouteSkip& why) const {
+// The RIB route a kernel route becomes: its next hops (a next-hop
+// object's, when it names one) on ports' kernel interfaces; of several,
+// an equal-cost route over those that are gateways.
+std::optional<Router::RibRoute> Router::rib_route_of(const KernelRoute& k, KernelRouteSkip& why) {
     std::vector<KernelNextHop> hops = k.hops;
     if (k.nexthop_id != 0) {
         const auto o = kernel_next_hops_.find(k.nexthop_id);
@@ -63,18 +64,36 @@ std::optional<Router::RibRoute> Router::rib_route_of(const KernelRoute& k,
         if (o->second.hop) hops.push_back(*o->second.hop);
         for (const auto& [id, weight] : o->second.group) {
             const auto member = kernel_next_hops_.find(id);
-            if (member != kernel_next_hops_.end() && member->second.hop)
-                hops.push_back(*member->second.hop);
+            if (member == kernel_next_hops_.end() || !member->second.hop) continue;
+            hops.push_back(*member->second.hop);
+            hops.back().weight = weight;
         }
     }
+    std::vector<EcmpPath> paths;
     for (const KernelNextHop& h : hops) {
         const int port = port_of_ifindex(h.ifindex);
         if (port < 0) continue;
         if (h.via && h.via->family != k.prefix.address.family) continue;
-        return RibRoute{k.prefix, Origin::kernel, h.via, port};
+        paths.push_back({h.via, uint16_t(port), h.weight});
     }
-    why = KernelRouteSkip::no_port;
-    return std::nullopt;
+    if (paths.empty()) {
+        why = KernelRouteSkip::no_port;
+        return std::nullopt;
+    }
+    const RibRoute first{k.prefix, Origin::kernel, paths[0].via, int(paths[0].port)};
+    if (paths.size() == 1 || cfg_.l3.max_ecmp_groups == 0) return first;
+    // Of several paths, the gateways (an on-link path names no neighbour
+    // to hash flows onto), at most kMaxEcmpPaths.
+    const size_t given = paths.size();
+    std::erase_if(paths, [](const EcmpPath& p) { return !p.via; });
+    if (paths.size() > kMaxEcmpPaths) paths.resize(kMaxEcmpPaths);
+    counters_.ecmp_paths_dropped += given - paths.size();
+    if (paths.size() < 2)
+        return paths.empty() ? first
+                             : RibRoute{k.prefix, Origin::kernel, paths[0].via, int(paths[0].port)};
+    EcmpGroup* group = group_for(std::move(paths));
+    if (!group) return first;
+    return RibRoute{k.prefix, Origin::kernel, {}, -1, group};
 }
 
 // The RIB entry of a prefix after the kernel's route for it changed: the
@@ -93,12 +112,13 @@ void Router::settle_kernel_prefix(const IpPrefix& prefix) {
     if (!wanted) {
         if (held != rib_.end()) {
             (void)tables_->delete_route(prefix);
-            rib_.erase(held);
+            forget(held);
             counters_.kernel_routes_removed++;
         }
         return;
     }
-    if (held != rib_.end() && held->second.via == wanted->via && held->second.port == wanted->port)
+    if (held != rib_.end() && held->second.via == wanted->via &&
+        held->second.port == wanted->port && held->second.group == wanted->group)
         return;  // the same route: nothing to change
     if (auto st = install(*wanted); !st) {
         counters_.kernel_routes_refused++;
@@ -110,13 +130,24 @@ void Router::settle_kernel_prefix(const IpPrefix& prefix) {
 
 void Router::kernel_message(const nlmsghdr* message) {
     if (const auto nh = parse_nexthop_message(message)) {
+        const uint32_t id = nh->object.id;
+        // The objects it changes: itself, and the groups it is a member of
+        // (the kernel takes a deleted member out of its groups).
+        std::vector<uint32_t> changed{id};
+        for (auto& [group_id, object] : kernel_next_hops_) {
+            const auto member = [id](const auto& m) { return m.first == id; };
+            if (std::none_of(object.group.begin(), object.group.end(), member)) continue;
+            changed.push_back(group_id);
+            if (nh->removed) std::erase_if(object.group, member);
+        }
         if (nh->removed)
-            kernel_next_hops_.erase(nh->object.id);
+            kernel_next_hops_.erase(id);
         else
-            kernel_next_hops_[nh->object.id] = nh->object;
-        // Routes through it follow it.
+            kernel_next_hops_[id] = nh->object;
+        // Routes through them follow them.
         for (const auto& [prefix, route] : kernel_table_)
-            if (route.nexthop_id == nh->object.id) kernel_dirty_.push_back(prefix);
+            if (std::find(changed.begin(), changed.end(), route.nexthop_id) != changed.end())
+                kernel_dirty_.push_back(prefix);
         return;
     }
     const auto parsed = parse_route_message(message, cfg_.l3.kernel_routes_table);

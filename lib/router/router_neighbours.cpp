@@ -46,16 +46,23 @@ std::vector<NeighbourEntry> Router::neighbours() const {
 }
 
 // A packet whose next hop has no MAC yet: the route says which neighbour to
-// resolve (the gateway, or the destination itself on a connected subnet).
+// resolve (the gateway, or the destination itself on a connected subnet;
+// of an equal-cost route, the gateway of the path the packet's flow takes).
 void Router::handle_unresolved(rte_mbuf* m, uint64_t now) {
     const auto dst = destination_of(m);
     const RibRoute* r = dst ? longest_match(*dst) : nullptr;
-    if (!r || r->port < 0) {
+    std::optional<NeighbourKey> key;
+    if (r && r->group) {
+        const EcmpPath& path = path_of_packet(*r->group, m);
+        key = NeighbourKey{path.port, *path.via};
+    } else if (r && r->port >= 0) {
+        key = NeighbourKey{uint16_t(r->port), r->via ? *r->via : *dst};
+    }
+    if (!key) {
         counters_.local_dropped++;
         return rte_pktmbuf_free(m);
     }
-    const NeighbourKey key{uint16_t(r->port), r->via ? *r->via : *dst};
-    if (const auto mac = neighbours_.resolve(key, m, now, actions_)) send_resolved(m, key, *mac);
+    if (const auto mac = neighbours_.resolve(*key, m, now, actions_)) send_resolved(m, *key, *mac);
     apply(actions_);
 }
 
@@ -114,6 +121,7 @@ void Router::neighbour_installed(const NeighbourKey& key, const MacAddr& mac) {
         if (r.via && *r.via == key.address && r.port == int(key.port) &&
             r.origin != Origin::neighbour)
             (void)install(r);
+    repoint_groups(key);
     tables_->retire_next_hop(retired);
 }
 
@@ -126,10 +134,11 @@ void Router::neighbour_removed(const NeighbourKey& key) {
     const auto h = rib_.find(host);
     if (h != rib_.end() && h->second.origin == Origin::neighbour) {
         (void)tables_->delete_route(host);
-        rib_.erase(h);
+        forget(h);
     }
     for (auto& [prefix, r] : rib_)
         if (r.via && *r.via == key.address && r.port == int(key.port)) (void)install(r);
+    repoint_groups(key);
     tables_->retire_next_hop(retired);
 }
 

@@ -77,6 +77,7 @@ Status Router::program_config() {
 // The next hop a route takes now: its neighbour's if resolved, else the
 // port's "resolve" hop (the control path then resolves the neighbour).
 uint32_t Router::next_hop_for(const RibRoute& r) const {
+    if (r.group) return r.group->next_hop;
     switch (r.origin) {
         case Origin::local:
             return local_hop_;
@@ -94,9 +95,30 @@ uint32_t Router::next_hop_for(const RibRoute& r) const {
 
 Status Router::install(RibRoute route) {
     route.next_hop = next_hop_for(route);
-    if (auto st = tables_->set_route(route.prefix, route.next_hop); !st) return st;
-    rib_[route.prefix] = route;
+    if (auto st = tables_->set_route(route.prefix, route.next_hop); !st) {
+        release_group(route.group);  // made for this route, if no other uses it
+        return st;
+    }
+    auto [it, fresh] = rib_.try_emplace(route.prefix, route);
+    EcmpGroup* const was = fresh ? nullptr : it->second.group;
+    it->second = route;
+    if (route.group != was) {
+        if (route.group) route.group->routes++;
+        if (was) {
+            was->routes--;
+            release_group(was);
+        }
+    }
     return Ok{};
+}
+
+void Router::forget(std::map<IpPrefix, RibRoute>::iterator route) {
+    EcmpGroup* const group = route->second.group;
+    rib_.erase(route);
+    if (group) {
+        group->routes--;
+        release_group(group);
+    }
 }
 
 const Router::RibRoute* Router::longest_match(const IpAddress& address) const {
@@ -130,24 +152,45 @@ bool Router::on_link(int port, const IpAddress& address) const {
     return false;
 }
 
-// The config's rules (route_rules.cpp), then what only the running table
-// knows: a neighbour's host route is the neighbour's.
 Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
                          const std::string& port_name) {
+    return add_route(prefix, std::vector<RoutePath>{{via, port_name}});
+}
+
+// The config's rules (route_rules.cpp) for each path, then what only the
+// running table knows: a neighbour's host route is the neighbour's.
+Status Router::add_route(const IpPrefix& prefix, const std::vector<RoutePath>& paths) {
     std::lock_guard lock(mutex_);
+    if (paths.empty()) return make_error("a route needs a gateway or a port");
+    if (paths.size() > kMaxEcmpPaths)
+        return make_error("a route has at most " + std::to_string(kMaxEcmpPaths) + " paths");
+    std::vector<EcmpPath> checked;
     int port = -1;
-    for (size_t i = 0; i < ports_.size(); ++i)
-        if (ports_[i].name == port_name) port = int(i);
-    if (!port_name.empty() && port < 0) return make_error("no port '" + port_name + "'");
-    const auto verdict = check_route(prefix, via, port, routed_ports_);
-    if (const auto* problem = std::get_if<RouteProblem>(&verdict))
-        return make_error(problem->message);
-    port = std::get<RouteTarget>(verdict).port;
+    for (const RoutePath& path : paths) {
+        port = -1;
+        for (size_t i = 0; i < ports_.size(); ++i)
+            if (ports_[i].name == path.port) port = int(i);
+        if (!path.port.empty() && port < 0) return make_error("no port '" + path.port + "'");
+        if (paths.size() > 1 && !path.via)
+            return make_error("each path of an equal-cost route needs a gateway (--via)");
+        const auto verdict = check_route(prefix, path.via, port, routed_ports_);
+        if (const auto* problem = std::get_if<RouteProblem>(&verdict))
+            return make_error(problem->message);
+        port = std::get<RouteTarget>(verdict).port;
+        checked.push_back({path.via, uint16_t(port), 1});
+    }
+    std::sort(checked.begin(), checked.end());
+    checked.erase(std::unique(checked.begin(), checked.end()), checked.end());
     const auto it = rib_.find(prefix);
     if (it != rib_.end() && it->second.origin != Origin::static_route &&
         it->second.origin != Origin::runtime && it->second.origin != Origin::kernel)
         return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second));
-    return install({prefix, Origin::runtime, via, port});
+    RibRoute route{prefix, Origin::runtime, checked[0].via, int(checked[0].port)};
+    if (checked.size() > 1 && cfg_.l3.max_ecmp_groups > 0) {
+        route.group = group_for(checked);
+        if (route.group) route = {prefix, Origin::runtime, {}, -1, route.group};
+    }
+    return install(route);
 }
 
 Status Router::delete_route(const IpPrefix& prefix) {
@@ -160,7 +203,7 @@ Status Router::delete_route(const IpPrefix& prefix) {
                                ? "; it goes when the neighbour does"
                                : "; it goes with the port's address"));
     if (auto st = tables_->delete_route(prefix); !st) return st;
-    rib_.erase(it);
+    forget(it);
     // The kernel's route to the prefix, if it has one, takes its place.
     if (kernel_table_.contains(prefix)) settle_kernel_prefix(prefix);
     return Ok{};
@@ -195,15 +238,33 @@ std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) c
     std::vector<RouteInfo> out;
     auto it = rib_.begin();
     for (size_t skipped = 0; skipped < first && it != rib_.end(); ++skipped) ++it;
+    const auto state_of = [&](uint32_t next_hop) {
+        const NextHop& nh = tables_->next_hop(next_hop);
+        return nh.kind == NextHopKind::forward   ? "forward"
+               : nh.kind == NextHopKind::local   ? "local"
+               : nh.kind == NextHopKind::resolve ? "resolving"
+                                                 : "unreachable";
+    };
     for (; it != rib_.end() && out.size() < max; ++it) {
         const RibRoute& r = it->second;
-        const NextHop& nh = tables_->next_hop(r.next_hop);
-        const char* state = nh.kind == NextHopKind::forward   ? "forward"
-                            : nh.kind == NextHopKind::local   ? "local"
-                            : nh.kind == NextHopKind::resolve ? "resolving"
-                                                              : "unreachable";
-        out.push_back({r.prefix, kOrigins[size_t(r.origin)], r.via,
-                       r.port >= 0 ? ports_[size_t(r.port)].name : "", state});
+        RouteInfo info{r.prefix, kOrigins[size_t(r.origin)], "", "", ""};
+        if (!r.group) {
+            if (r.via) info.via = r.via->to_string();
+            if (r.port >= 0) info.port = ports_[size_t(r.port)].name;
+            info.state = state_of(r.next_hop);
+        } else {
+            // Path by path; forward once every path's neighbour is resolved.
+            bool resolved = true;
+            for (size_t i = 0; i < r.group->paths->size(); ++i) {
+                const EcmpPath& p = (*r.group->paths)[i];
+                info.via += (i ? "," : "") + p.via->to_string();
+                info.port += (i ? "," : "") + ports_[p.port].name;
+                resolved =
+                    resolved && tables_->next_hop(r.group->hops[i]).kind == NextHopKind::forward;
+            }
+            info.state = resolved ? "forward" : "resolving";
+        }
+        out.push_back(std::move(info));
     }
     return out;
 }

@@ -13,15 +13,7 @@
 # Usage: [BGP_LOAD_SECONDS=60] bgp.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-BUILD=${1:-$E2E_ROOT/build}
-PMDFWD=$BUILD/app/pmdfwd/pmdfwd
-PMDCTL=$BUILD/app/pmdctl/pmdctl
-ID=$(( $$ % 100000 ))
-PREFIX=e2e-bgp-$ID
-WORK=$(mktemp -d)
-NS=(bga$ID bgb$ID)
-IF=(bga$ID bgb$ID)
-KI=(bg0x$ID bg1x$ID)
+kernel_rig bg "${1:-}"
 TABLE=$((2000 + ID))
 PEER_PID= LOCAL_PID=
 cleanup() {
@@ -41,13 +33,7 @@ kernel_rig_config "$PREFIX" "kernel_routes = { table = $TABLE }" \
   "# Low, so that the flood below is over it on a slow or busy machine too." \
   "kernel_rate_limit = 2000" >"$WORK/cfg.toml"
 
-if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
-  fail "start" "pmdfwd did not come up"; summary; exit 1
-fi
-for n in 0 1; do
-  wait_for_link "${IF[$n]}" 10
-  ns_attach_dual "${NS[$n]}" "${IF[$n]}" "$(v4 $n 2)/24" "$(v6 $n 2)/64" "$(v4 $n 1)" "$(v6 $n 1)"
-done
+kernel_rig_start "$WORK/cfg.toml"
 # The peer answers for the first address of two announced prefixes.
 ip -n "${NS[1]}" addr add 100.64.0.1/32 dev lo
 ip -n "${NS[1]}" addr add 2001:db8:1000::1/128 dev lo

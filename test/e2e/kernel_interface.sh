@@ -13,15 +13,7 @@
 # Usage: kernel_interface.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-BUILD=${1:-$E2E_ROOT/build}
-PMDFWD=$BUILD/app/pmdfwd/pmdfwd
-PMDCTL=$BUILD/app/pmdctl/pmdctl
-ID=$(( $$ % 100000 ))
-PREFIX=e2e-ki-$ID
-WORK=$(mktemp -d)
-NS=(kia$ID kib$ID)
-IF=(kta$ID ktb$ID)
-KI=(ki0x$ID ki1x$ID)
+kernel_rig ki "${1:-}"
 PY=/usr/bin/python3
 cleanup() {
   [[ -z ${PMDFWD_PID:-} ]] || kill -KILL "$PMDFWD_PID" 2>/dev/null
@@ -39,13 +31,7 @@ v6() { echo "2001:db8:81:$1::$2"; }
 kernel_rig_config "$PREFIX" "kernel_rate_limit = 2000" "kernel_rate_burst = 200" >"$WORK/cfg.toml"
 
 check "--check accepts kernel_interface" "$PMDFWD" --check --config "$WORK/cfg.toml"
-if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
-  fail "start" "pmdfwd did not come up"; summary; exit 1
-fi
-for n in 0 1; do
-  wait_for_link "${IF[$n]}" 10
-  ns_attach_dual "${NS[$n]}" "${IF[$n]}" "$(v4 $n 2)/24" "$(v6 $n 2)/64" "$(v4 $n 1)" "$(v6 $n 1)"
-done
+kernel_rig_start "$WORK/cfg.toml"
 ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
 
 # The interface as the kernel sees it: the port's MAC, up, its addresses.

@@ -12,15 +12,7 @@
 # Usage: kernel_routes.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
-BUILD=${1:-$E2E_ROOT/build}
-PMDFWD=$BUILD/app/pmdfwd/pmdfwd
-PMDCTL=$BUILD/app/pmdctl/pmdctl
-ID=$(( $$ % 100000 ))
-PREFIX=e2e-kr-$ID
-WORK=$(mktemp -d)
-NS=(kra$ID krb$ID)
-IF=(kra$ID krb$ID)
-KI=(kr0x$ID kr1x$ID)
+kernel_rig kr "${1:-}"
 TABLE=$((1000 + ID))
 cleanup() {
   [[ -z ${PMDFWD_PID:-} ]] || { kill -CONT "$PMDFWD_PID"; kill -KILL "$PMDFWD_PID"; } 2>/dev/null
@@ -42,13 +34,7 @@ ip route add blackhole 10.82.99.0/24 table "$TABLE"
 ip route add 10.82.98.0/24 dev lo table "$TABLE"
 
 check "--check accepts kernel_routes" "$PMDFWD" --check --config "$WORK/cfg.toml"
-if ! start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/pmdfwd.log"; then
-  fail "start" "pmdfwd did not come up"; summary; exit 1
-fi
-for n in 0 1; do
-  wait_for_link "${IF[$n]}" 10
-  ns_attach_dual "${NS[$n]}" "${IF[$n]}" "$(v4 $n 2)/24" "$(v6 $n 2)/64" "$(v4 $n 1)" "$(v6 $n 1)"
-done
+kernel_rig_start "$WORK/cfg.toml"
 # Behind b: 10.82.9.1 and 2001:db8:82:9::1 on its loopback.
 ip -n "${NS[1]}" addr add 10.82.9.1/32 dev lo
 ip -n "${NS[1]}" addr add 2001:db8:82:9::1/128 dev lo

@@ -42,6 +42,38 @@ l3_tap_port() {
   for line in "$@"; do echo "$line"; done
 }
 
+# kernel_rig TAG [BUILD_DIR]: the names of one run of a kernel test
+# (kernel_interface.sh, kernel_routes.sh, bgp.sh, ecmp.sh), each carrying
+# this run's id: BUILD, PMDFWD, PMDCTL, ID, PREFIX (e2e-<tag>-<id>), WORK (a
+# temporary folder), the namespaces NS and their tap interfaces IF
+# (<tag>a<id>, <tag>b<id>), the kernel interfaces KI (<tag>0x<id>, ...).
+kernel_rig() {
+  BUILD=${2:-$E2E_ROOT/build}
+  PMDFWD=$BUILD/app/pmdfwd/pmdfwd
+  PMDCTL=$BUILD/app/pmdctl/pmdctl
+  ID=$(( $$ % 100000 ))
+  PREFIX=e2e-$1-$ID
+  WORK=$(mktemp -d)
+  NS=("$1a$ID" "$1b$ID")
+  IF=("${NS[@]}")
+  KI=("$1""0x$ID" "$1""1x$ID")
+}
+
+# kernel_rig_start CONFIG: pmdfwd started on CONFIG (PMDFWD_PID), its ports'
+# links up and each namespace attached to its tap, host 2 of the port's
+# subnets (v4 and v6) with the router as its gateway; exits the test if
+# pmdfwd does not come up.
+kernel_rig_start() {
+  if ! start_pmdfwd "$PMDFWD" "$1" "$PREFIX" "$WORK/pmdfwd.log"; then
+    fail "start" "pmdfwd did not come up"; summary; exit 1
+  fi
+  local n
+  for n in 0 1; do
+    wait_for_link "${IF[$n]}" 10
+    ns_attach_dual "${NS[$n]}" "${IF[$n]}" "$(v4 $n 2)/24" "$(v6 $n 2)/64" "$(v4 $n 1)" "$(v6 $n 1)"
+  done
+}
+
 # kernel_rig_config PREFIX [L3-LINE...]: the router-mode config of the kernel
 # tests (kernel_interface.sh, kernel_routes.sh, bgp.sh): two workers on
 # three lcores, adaptive, tap ports p0 and p1 on the subnets v4 and v6 give

@@ -15,7 +15,8 @@ using packet_bytes::mac;
 TEST_CASE("l3: RouterTables reuses no next hop before every reader passed a quiescent point",
           "[l3][rcu]") {
     L3Config cfg;
-    cfg.max_neighbours = 1;  // 130 next hops
+    cfg.max_neighbours = 1;  // 130 next hops, with no equal-cost group
+    cfg.max_ecmp_groups = 0;
     auto made = RouterTables::create("l3rcu_tables", cfg, 2, SOCKET_ID_ANY);
     if (!made) FAIL(made.error().message);
     RouterTables& t = *made.value();

@@ -22,6 +22,8 @@ inline constexpr Field kRouterFields[] = {
     {"neighbours", Unit::none, Kind::gauge, "neighbours known or being resolved"},
     {"next_hops", Unit::none, Kind::gauge,
      "next-hop entries in use, those waiting for the workers' quiescent state included"},
+    {"ecmp_groups", Unit::none, Kind::gauge,
+     "equal-cost groups in use (one per set of paths), at most l3.max_ecmp_groups"},
     {"neighbours_resolving", Unit::none, Kind::gauge,
      "neighbours being resolved (incomplete), at most l3.max_resolving"},
     {"waiting", Unit::packets, Kind::gauge,
@@ -129,7 +131,7 @@ inline constexpr RecordSchema kNeighbourRecord{
 // Router mode's record: its tables' sizes, then the control path's and the
 // neighbour table's counters.
 struct RouterTableSizes {
-    uint64_t routes = 0, neighbours = 0, next_hops = 0;
+    uint64_t routes = 0, neighbours = 0, next_hops = 0, ecmp_groups = 0;
     uint64_t neighbours_resolving = 0, waiting = 0, waiting_peak = 0;
 };
 Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
@@ -170,10 +172,10 @@ inline constexpr Endpoint kRouteAdd{
     .path = "/pmdfwd/route_add",
     .help =
         "Router mode: add or replace a route, workers never stopped. Parameters: "
-        "prefix[,via or -[,port]]",
+        "prefix[,via or -[,port or -]]..., a pair per path",
     .shape = Shape::action,
     .schema = &kResultRecord,
-    .parameter = "`prefix[,via[,port]]` (`-` for no via)",
+    .parameter = "`prefix[,via[,port]]...` (`-` for none), a pair per path of an equal-cost route",
     .returns =
         "router mode: `{\"result\": \"route P added\"}`, or `{\"error\": \"...\"}` saying why not: "
         "`/pmdfwd/route_add,10.53.0.0/24,10.52.2.2`",

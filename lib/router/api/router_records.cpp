@@ -19,6 +19,7 @@ Record router_record(const RouterTableSizes& sizes, const RouterCounters& c,
     r.set(kRouterRecord.at("routes"), sizes.routes);
     r.set(kRouterRecord.at("neighbours"), sizes.neighbours);
     r.set(kRouterRecord.at("next_hops"), sizes.next_hops);
+    r.set(kRouterRecord.at("ecmp_groups"), sizes.ecmp_groups);
     r.set(kRouterRecord.at("neighbours_resolving"), sizes.neighbours_resolving);
     r.set(kRouterRecord.at("waiting"), sizes.waiting);
     r.set(kRouterRecord.at("waiting_peak"), sizes.waiting_peak);

@@ -36,6 +36,10 @@ struct NeighbourConfig {
     SourceLoc address_loc, mac_loc, port_loc;
 };
 
+// Next hops are 2-byte values in the IPv6 trie, which keeps one bit of each
+// entry for itself, so 32767 is the largest index (rte_lpm takes 24 bits).
+constexpr uint32_t kMaxNextHops = 32767;
+
 // [l3]: the router's tables and its control path.
 struct L3Config {
     uint32_t max_routes = 65536;     // per address family, connected and host routes included
@@ -52,6 +56,9 @@ struct L3Config {
     uint32_t icmp_rate_limit = 100;  // ICMP errors per second (token bucket); 0: none sent
     uint32_t icmp_rate_burst = 20;
     uint32_t punt_ring = 1024;  // slots of each worker's ring to the control path
+    // Equal-cost groups (routes with several paths share one per set of
+    // paths); 0: a multipath route takes its first path only.
+    uint32_t max_ecmp_groups = 256;
     // Packets handed to the ports' kernel interfaces per second (token
     // bucket per port); 0: none.
     uint32_t kernel_rate_limit = 10000;
@@ -64,6 +71,14 @@ struct L3Config {
     SourceLoc max_routes_loc, max_neighbours_per_port_loc, max_resolving_loc,
         max_waiting_packets_loc;
 };
+
+// The router's next-hop table: every neighbour's next hop, one per port
+// for its subnet and its own address, one per equal-cost group, and as
+// many again waiting for reclamation after a change.
+inline uint32_t next_hop_capacity(const L3Config& c) {
+    const uint64_t wanted = 2 * (uint64_t(c.max_neighbours) + 64 + c.max_ecmp_groups);
+    return uint32_t(wanted < kMaxNextHops ? wanted : kMaxNextHops);
+}
 
 // max_neighbours_per_port with its default applied.
 inline uint32_t neighbours_per_port(const L3Config& c) {

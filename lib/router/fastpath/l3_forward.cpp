@@ -16,6 +16,8 @@
 #include <cstring>
 #include <span>
 
+#include "ecmp_paths.hpp"
+#include "flow_hash.hpp"
 #include "ip_checksum.hpp"
 #include "l3_header.hpp"
 #include "own_addresses.hpp"
@@ -304,8 +306,14 @@ __attribute__((noinline)) void to_us(const WorkerContext& w, rte_mbuf* m, const 
     punt_to_us(w, m, o, out);
 }
 
+void route_group(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pkt,
+                 const NextHop& group, Outputs& o, BurstOutcome& out);
+
 // What one looked-up packet becomes: sent on its route's port, punted, or
-// dropped by reason.
+// dropped by reason. kGroup: nh may be an equal-cost group (a group's
+// buckets hold no group), so that route_group's call is no recursion and
+// this still inlines into the burst.
+template <bool kGroup = true>
 void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v4_pkt,
                const NextHop& nh, Outputs& o, BurstOutcome& out) {
     if (unlikely(ci.drop != DropReason::count) && nh.kind != NextHopKind::local) {
@@ -349,7 +357,31 @@ void route_one(const WorkerContext& w, rte_mbuf* m, const Classified& ci, bool v
         case NextHopKind::unreachable:
             drop_with_error(w, m, !v4_pkt, DropReason::no_route, PuntReason::unreachable, o, out);
             return;
+        case NextHopKind::group:
+            if constexpr (kGroup) route_group(w, m, ci, v4_pkt, nh, o, out);
+            return;
+        default:
+            // No entry holds another kind (the control path writes them
+            // all): the jump table needs no range check, which a fifth
+            // kind would otherwise have cost every IPv6 packet (2
+            // instructions, callgrind).
+            __builtin_unreachable();
     }
+}
+
+// A packet of an equal-cost route: the next hop of the bucket its flow
+// hash picks. Out of line: only multipath routes come here, and their
+// packets leave the plain path (a group's max_frame is 0).
+__attribute__((noinline)) void route_group(const WorkerContext& w, rte_mbuf* m,
+                                           const Classified& ci, bool v4_pkt, const NextHop& group,
+                                           Outputs& o, BurstOutcome& out) {
+    const uint8_t* ip = rte_pktmbuf_mtod(m, const uint8_t*) + ci.l3_offset;
+    const uint32_t len = m->data_len - ci.l3_offset;
+    const uint32_t hash = v4_pkt ? flow_hash_v4(ip, len) : flow_hash_v6(ip, len);
+    const std::atomic<uint16_t>& bucket =
+        w.router.group_buckets[size_t(group.group_slot()) * kEcmpBuckets + hash % kEcmpBuckets];
+    route_one<false>(w, m, ci, v4_pkt, w.router.next_hops[bucket.load(std::memory_order_acquire)],
+                     o, out);
 }
 
 // A packet classification kept from the lookups: dropped by its reason, or

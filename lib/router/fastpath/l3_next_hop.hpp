@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 
 struct rte_fib6;
 struct rte_lpm;
@@ -22,6 +23,8 @@ enum class NextHopKind : uint8_t {
     forward,      // rewrite the MACs and send on `port`
     local,        // one of this router's addresses: to the control path
     resolve,      // a neighbour without a MAC yet: to the control path, which resolves it
+    group,        // an equal-cost route: the packet's flow hash picks a bucket of the group,
+                  // whose entry is the next hop to take (forward or resolve)
 };
 
 struct alignas(16) NextHop {
@@ -31,6 +34,19 @@ struct alignas(16) NextHop {
     // forward: the longest frame `port` sends (max_routed_frame_bytes), so
     // that the workers' common case reads one line; 0 for the other kinds.
     uint16_t max_frame = 0;
+
+    // group: which group's buckets, kept in dst_src's first four bytes.
+    static NextHop of_group(uint32_t slot) {
+        NextHop nh;
+        nh.kind = NextHopKind::group;
+        std::memcpy(nh.dst_src, &slot, sizeof slot);
+        return nh;
+    }
+    uint32_t group_slot() const {
+        uint32_t slot;
+        std::memcpy(&slot, dst_src, sizeof slot);
+        return slot;
+    }
 };
 static_assert(sizeof(NextHop) == 16);
 
@@ -43,6 +59,9 @@ struct RouterView {
     const std::atomic<uint32_t>* default4 = nullptr;  // IPv4's default route, lpm4's misses
     rte_fib6* fib6 = nullptr;
     const NextHop* next_hops = nullptr;
+    // kEcmpBuckets next-hop indexes per group, group slot after slot; a
+    // bucket changes in place (one store) when its path's neighbour does.
+    const std::atomic<uint16_t>* group_buckets = nullptr;
     rte_rcu_qsbr* rcu = nullptr;
     // The router's addresses and subnets, for the source and destination
     // checks (fixed at start: ports' addresses come from the config).

@@ -104,6 +104,10 @@ constexpr size_t kKernelRouteSkipCount = size_t(KernelRouteSkip::count);
     X(kernel_routes_sync_ns, nanoseconds, gauge,                                                   \
       "how long the last batch of kernel route changes (or full read) took to reach the "          \
       "workers' tables")                                                                           \
+    X(ecmp_groups_full, routes, counter,                                                           \
+      "equal-cost routes given their first path only: l3.max_ecmp_groups groups were in use")      \
+    X(ecmp_paths_dropped, routes, counter,                                                         \
+      "paths left out of equal-cost routes: past the 64 a route may have, or not a gateway")       \
     X(control_tx_failed, packets, counter, "frames of the control path its TX queue did not take") \
     X(control_alloc_failed, packets, counter, "frames of the control path without a buffer")
 
