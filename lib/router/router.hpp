@@ -2,7 +2,8 @@
 // at run time (RIB), programmed into the workers' tables (RouterTables);
 // neighbours resolved with ARP and neighbour discovery; ICMP echo answered
 // and ICMP errors sent, rate limited. One thread of its own polls the
-// workers' punt rings every millisecond and does all of it; telemetry
+// workers' punt rings (every millisecond when idle, more often after work,
+// woken by the kernel interfaces) and does all of it; telemetry
 // threads call the public methods, which take the same lock. Never a worker.
 // One class, its member functions defined by message kind: router.cpp
 // (building, the poll loop, dispatch, transmit), router_rib.cpp,
@@ -19,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <thread>
@@ -48,6 +50,7 @@ class RouteFeed;
 class RouteNetlink;
 }  // namespace pmdfwd
 
+struct pollfd;
 struct rte_ring;
 struct rte_mempool;
 
@@ -117,8 +120,9 @@ class Router {
     RouterCounters counters() const;
     RouterTableSizes sizes() const;
     NeighbourCounters neighbour_counters() const;
-    // One pass of the control thread's work (tests drive it without the thread).
-    void poll(uint64_t now_ms);
+    // One pass of the control thread's work (tests drive it without the
+    // thread): the packets it handled and sent, 0 when there were none.
+    size_t poll(uint64_t now_ms);
 
   private:
     enum class Origin : uint8_t { connected, local, neighbour, static_route, runtime, kernel };
@@ -152,6 +156,7 @@ class Router {
     // them (router.cpp).
     Status build(unsigned workers, int socket, const std::string& name);
     void run();
+    void wait_for_work(std::vector<pollfd>& fds, long wait_us);
     void handle(rte_mbuf* m, uint64_t now_ms);
     void handle_neighbour(rte_mbuf* m, int port, uint64_t now_ms);
     int port_index_of(uint16_t port_id) const;
@@ -166,6 +171,10 @@ class Router {
     // route counts, and retire a group no route uses.
     Status install(RibRoute route);
     void forget(std::map<IpPrefix, RibRoute>::iterator route);
+    void index_gateway(const RibRoute& r);
+    void unindex_gateway(const RibRoute& r);
+    // Every route through a gateway again, after its neighbour changed.
+    void reinstall_routes_via(const NeighbourKey& key);
     uint32_t next_hop_for(const RibRoute& r) const;
     const RibRoute* longest_match(const IpAddress& address) const;
     bool on_link(int port, const IpAddress& address) const;
@@ -202,12 +211,12 @@ class Router {
         return port >= 0 ? kernel_ifs_[size_t(port)].get() : nullptr;
     }
     void to_kernel(int port, const rte_mbuf* m);
-    void from_kernel(uint64_t now_ms);
+    size_t from_kernel(uint64_t now_ms);  // the frames sent
 
     // Routes mirrored from a kernel table (router_kernel_routes.cpp).
     Status open_kernel_routes();
     Status reread_kernel_routes();
-    void poll_kernel_routes();
+    size_t poll_kernel_routes();  // the changes it found
     void kernel_message(const nlmsghdr* message);
     void settle_kernel_prefix(const IpPrefix& prefix);
     void settle_dirty_kernel_prefixes();
@@ -242,6 +251,15 @@ class Router {
     mutable std::mutex mutex_;  // everything below, and every change to tables_
     // By family, address, then length: the order routes() lists them in.
     std::map<IpPrefix, RibRoute> rib_;
+    // The routes through each gateway (static, runtime and kernel routes
+    // with a via): what a neighbour that resolves, changes or goes re-points,
+    // without a walk of the whole RIB. Kept by install() and forget().
+    std::map<NeighbourKey, std::set<IpPrefix>> routes_via_;
+    // Where the last page of routes() ended: the next page starts there by
+    // one lookup, not a walk from the first route (a full table is
+    // thousands of pages).
+    mutable size_t page_end_ = 0;
+    mutable std::optional<IpPrefix> page_end_prefix_;
     std::map<NeighbourKey, Adjacency> adjacencies_;
     std::map<std::vector<EcmpPath>, EcmpGroup> groups_;
     NeighbourTable neighbours_;

@@ -14,9 +14,10 @@ namespace pmdfwd {
 
 namespace {
 
-// Frames taken from each kernel interface per poll (every millisecond):
-// 64,000 a second at most, which no control protocol comes near, and a
-// flood from the kernel side cannot hold the thread.
+// Frames taken from each kernel interface per poll: a flood from the
+// kernel side cannot hold the thread for long, and with the polls that
+// follow at once while there is work (router.cpp), a TCP stream from a
+// daemon on the box is not held back.
 constexpr unsigned kKernelFramesPerPoll = 64;
 // The port's link is copied to the interface's carrier this often.
 constexpr uint64_t kLinkCheckMs = 100;
@@ -65,7 +66,8 @@ void Router::to_kernel(int port, const rte_mbuf* m) {
 
 // What the kernel sent since the last poll, each frame into a buffer of
 // the control pool and out by the port; and the link, now and then.
-void Router::from_kernel(uint64_t now) {
+size_t Router::from_kernel(uint64_t now) {
+    size_t sent = 0;
     const bool check_links = now - link_checked_ms_ >= kLinkCheckMs;
     if (check_links) link_checked_ms_ = now;
     for (size_t p = 0; p < kernel_ifs_.size(); ++p) {
@@ -93,9 +95,11 @@ void Router::from_kernel(uint64_t now) {
             m->data_len = uint16_t(got);
             m->pkt_len = uint32_t(got);
             counters_.kernel_sent++;
+            sent++;
             transmit(int(p), m);
         }
     }
+    return sent;
 }
 
 }  // namespace pmdfwd

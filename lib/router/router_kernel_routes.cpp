@@ -24,8 +24,9 @@ namespace pmdfwd {
 
 namespace {
 
-// Changes read per poll (every millisecond): 4 million a second at most,
-// and one poll never holds the lock for long.
+// Changes read per poll: one poll never holds the lock for long; the
+// route socket wakes the thread, which polls again at once while it finds
+// changes.
 constexpr unsigned kChangesPerPoll = 4096;
 
 uint64_t now_us() {
@@ -198,8 +199,8 @@ Status Router::reread_kernel_routes() {
     return Ok{};
 }
 
-void Router::poll_kernel_routes() {
-    if (!route_feed_) return;
+size_t Router::poll_kernel_routes() {
+    if (!route_feed_) return 0;
     const uint64_t start = now_us();
     const auto read = route_feed_->read_changes(kChangesPerPoll,
                                                 [this](const nlmsghdr* m) { kernel_message(m); });
@@ -211,11 +212,13 @@ void Router::poll_kernel_routes() {
             cfg_.l3.kernel_routes_table);
         if (auto st = reread_kernel_routes(); !st)
             spdlog::error("l3: kernel routes: {}", st.error().message);
-        return;
+        return 1;
     }
-    if (kernel_dirty_.empty()) return;
+    const size_t changed = kernel_dirty_.size() + (read == RouteFeed::Read::more);
+    if (kernel_dirty_.empty()) return changed;
     settle_dirty_kernel_prefixes();
     counters_.kernel_routes_sync_ns = (now_us() - start) * 1000;
+    return changed;
 }
 
 }  // namespace pmdfwd

@@ -117,10 +117,7 @@ void Router::neighbour_installed(const NeighbourKey& key, const MacAddr& mac) {
     const IpPrefix host = host_prefix(key.address);
     if (const auto h = rib_.find(host); h == rib_.end() || h->second.origin == Origin::neighbour)
         (void)install({host, Origin::neighbour, key.address, int(key.port)});
-    for (auto& [prefix, r] : rib_)
-        if (r.via && *r.via == key.address && r.port == int(key.port) &&
-            r.origin != Origin::neighbour)
-            (void)install(r);
+    reinstall_routes_via(key);
     repoint_groups(key);
     tables_->retire_next_hop(retired);
 }
@@ -136,8 +133,7 @@ void Router::neighbour_removed(const NeighbourKey& key) {
         (void)tables_->delete_route(host);
         forget(h);
     }
-    for (auto& [prefix, r] : rib_)
-        if (r.via && *r.via == key.address && r.port == int(key.port)) (void)install(r);
+    reinstall_routes_via(key);
     repoint_groups(key);
     tables_->retire_next_hop(retired);
 }

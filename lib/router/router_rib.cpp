@@ -101,7 +101,9 @@ Status Router::install(RibRoute route) {
     }
     auto [it, fresh] = rib_.try_emplace(route.prefix, route);
     EcmpGroup* const was = fresh ? nullptr : it->second.group;
+    if (!fresh) unindex_gateway(it->second);
     it->second = route;
+    index_gateway(route);
     if (route.group != was) {
         if (route.group) route.group->routes++;
         if (was) {
@@ -114,11 +116,35 @@ Status Router::install(RibRoute route) {
 
 void Router::forget(std::map<IpPrefix, RibRoute>::iterator route) {
     EcmpGroup* const group = route->second.group;
+    unindex_gateway(route->second);
     rib_.erase(route);
     if (group) {
         group->routes--;
         release_group(group);
     }
+}
+
+// A neighbour's own host route is not indexed: it is the neighbour's, made
+// and removed with its adjacency.
+void Router::index_gateway(const RibRoute& r) {
+    if (r.via && r.port >= 0 && r.origin != Origin::neighbour)
+        routes_via_[{uint16_t(r.port), *r.via}].insert(r.prefix);
+}
+
+void Router::unindex_gateway(const RibRoute& r) {
+    if (!r.via || r.port < 0 || r.origin == Origin::neighbour) return;
+    const auto it = routes_via_.find({uint16_t(r.port), *r.via});
+    if (it == routes_via_.end()) return;
+    it->second.erase(r.prefix);
+    if (it->second.empty()) routes_via_.erase(it);
+}
+
+void Router::reinstall_routes_via(const NeighbourKey& key) {
+    const auto it = routes_via_.find(key);
+    if (it == routes_via_.end()) return;
+    // A copy: install() takes each out of the index and puts it back.
+    const std::vector<IpPrefix> prefixes(it->second.begin(), it->second.end());
+    for (const IpPrefix& p : prefixes) (void)install(rib_.at(p));
 }
 
 const Router::RibRoute* Router::longest_match(const IpAddress& address) const {
@@ -236,8 +262,15 @@ std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) c
     std::lock_guard lock(mutex_);
     if (total) *total = rib_.size();
     std::vector<RouteInfo> out;
+    // The page after the last one starts where that ended (the routes
+    // around it may have changed since: paging a changing table is only
+    // ever approximate); any other walks from the first route.
     auto it = rib_.begin();
-    for (size_t skipped = 0; skipped < first && it != rib_.end(); ++skipped) ++it;
+    if (first != 0 && first == page_end_ && page_end_prefix_) {
+        it = rib_.lower_bound(*page_end_prefix_);
+    } else {
+        for (size_t skipped = 0; skipped < first && it != rib_.end(); ++skipped) ++it;
+    }
     const auto state_of = [&](uint32_t next_hop) {
         const NextHop& nh = tables_->next_hop(next_hop);
         return nh.kind == NextHopKind::forward   ? "forward"
@@ -266,6 +299,8 @@ std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) c
         }
         out.push_back(std::move(info));
     }
+    page_end_ = first + out.size();
+    page_end_prefix_ = it != rib_.end() ? std::optional<IpPrefix>(it->first) : std::nullopt;
     return out;
 }
 

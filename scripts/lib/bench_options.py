@@ -31,7 +31,7 @@ options:
   --warmup S         seconds of traffic before the window opens (default {warmup})
   --setups LIST      set-ups to run (default {setups})
   --comparisons LIST patch,patch-nolen,l2,handoff,netlog,latency,color,poll,capture,
-                     metrics,l3,l3-v6,l3-routes,fib (default {comparisons})
+                     metrics,l3,l3-v6,l3-routes,fib,exception (default {comparisons})
                      patch-nolen: pmdfwd patch with [forward] read_lengths =
                      false (no frame read: no byte counts, no oversize test,
                      testpmd io's own work) against testpmd io. Target >= 1.0x.
@@ -55,6 +55,13 @@ options:
                      of 32 (build/test/fib_lookup_bench on cpu {worker_cpu}; runs
                      once, not per set-up; AVX-512 rows where the CPU has
                      it). No target.
+                     exception: the router's exception path, a port's kernel
+                     interface (TAP) read and written by the control path's
+                     thread, against the workers' path on the same rig:
+                     iperf3 TCP for --window s and 200 UDP round trips from
+                     a namespace, to a daemon on the box and to a host
+                     routed by the workers, --pairs rounds
+                     (scripts/lib/bench_exception.sh; runs once). No target.
                      handoff-steps: a handoff's cost step by step, and each
                      pool's return path with no forwarding around it
                      (build/test/handoff_bench: lcore A on cpu {main_cpu} hands
@@ -137,7 +144,8 @@ Exit status: 0 all targets met, 1 a target missed, 2 the benchmark failed.
 SETUP_NAMES = ("null", "null-huge", "pcap", "pcap-huge")
 # Every comparison the command line takes, in the order the error message lists them.
 COMPARISON_NAMES = ("patch", "patch-nolen", "l2", "handoff", "netlog", "latency", "color", "poll",
-                    "capture", "metrics", "l3", "l3-v6", "l3-routes", "fib", "handoff-steps",
+                    "capture", "metrics", "l3", "l3-v6", "l3-routes", "fib", "exception",
+                    "handoff-steps",
                     "base-patch", "base-l2", "base-l3")
 # Options with a value: option -> attribute.
 VALUED = {"--pairs": "pairs", "--window": "window", "--warmup": "warmup", "--setups": "setups",

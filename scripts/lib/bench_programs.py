@@ -1,6 +1,7 @@
 """The comparisons that are programs of their own and run once, not per
 set-up: the log channel's send latency (netlog), the router's lookup (fib),
-a handoff step by step (handoff-steps) and the poll modes (poll)."""
+a handoff step by step (handoff-steps), the poll modes (poll) and the
+router's exception path (exception)."""
 import os
 import re
 
@@ -9,7 +10,7 @@ from bench_common import MAIN_CPU, WORKER_CPU, die, log
 from bench_peers import SetUp
 
 # Run once before the set-ups, not in each of them.
-ONCE_ONLY = ("netlog", "poll", "fib", "handoff-steps")
+ONCE_ONLY = ("netlog", "poll", "fib", "handoff-steps", "exception")
 
 
 class Outputs:
@@ -20,9 +21,10 @@ class Outputs:
         self.fib = f"{paths.out}/fib.txt"
         self.steps = f"{paths.out}/handoff-steps.txt"
         self.poll = f"{paths.out}/poll.txt"
+        self.exception = f"{paths.out}/exception.txt"
 
     def clear(self):
-        for path in (self.netlog, self.fib, self.steps, self.poll):
+        for path in (self.netlog, self.fib, self.steps, self.poll, self.exception):
             if os.path.exists(path):
                 os.remove(path)
 
@@ -123,6 +125,18 @@ def run_poll(paths, opts, outputs: Outputs, wait_idle):
         die(f"bench_poll.py failed; see {paths.out}/logs/poll.log")
 
 
+def run_exception(paths, opts, outputs: Outputs, wait_idle):
+    """The router's exception path (a port's kernel interface) against the
+    workers' path: TCP and UDP round trips, its own script."""
+    wait_idle()
+    log(f"exception: kernel interface against the workers, {opts.pairs} rounds")
+    with open(outputs.exception, "wb") as out, open(f"{paths.logs}/exception.log", "wb") as err:
+        common.run([f"{paths.root}/scripts/lib/bench_exception.sh", paths.build, str(opts.pairs),
+                    str(opts.window)], stdout=out, stderr=err)
+    if count_lines(outputs.exception, r"^exception path") == 0:
+        die(f"bench_exception.sh failed; see {paths.out}/logs/exception.log")
+
+
 def run_once_only(paths, opts, outputs: Outputs, hugepages, wait_idle):
     """Those of the once-only comparisons asked for, in their fixed order."""
     comps = opts.comparison_list
@@ -135,4 +149,6 @@ def run_once_only(paths, opts, outputs: Outputs, hugepages, wait_idle):
         run_handoff_steps(paths, opts, outputs, hugepages, wait_idle)
     if "poll" in comps:
         run_poll(paths, opts, outputs, wait_idle)
+    if "exception" in comps:
+        run_exception(paths, opts, outputs, wait_idle)
 

@@ -95,6 +95,10 @@ def write_results(paths, opts, art, outputs, runs: str, started: str) -> int:
     if steps:
         parts += ["\n", "cross-core handoff step by step (build/test/handoff_bench, "
                         f"cpus {MAIN_CPU} and {WORKER_CPU})\n", steps]
+    exception = read_text(outputs.exception)
+    if exception:
+        parts += ["\n", "router exception path (scripts/lib/bench_exception.sh, kernel "
+                        "interface against the workers)\n", exception]
     poll = read_text(outputs.poll)
     if poll:
         parts += ["\n", poll]
