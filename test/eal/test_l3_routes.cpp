@@ -124,8 +124,8 @@ TEST_CASE("l3: route add follows the config's rules; route del says what a route
 TEST_CASE("l3: routes() page by page gives the whole table, in order", "[l3]") {
     RouterRig rig;
     for (unsigned i = 0; i < 150; ++i)
-        REQUIRE(rig.router->add_route(
-            prefix(("10.60." + std::to_string(i) + ".0/24").c_str()), ip("10.2.0.2"), ""));
+        REQUIRE(rig.router->add_route(prefix(("10.60." + std::to_string(i) + ".0/24").c_str()),
+                                      ip("10.2.0.2"), ""));
     size_t total = 0;
     const auto all = rig.router->routes(0, SIZE_MAX, &total);
     REQUIRE(all.size() == total);
