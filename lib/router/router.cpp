@@ -6,7 +6,6 @@
 // counted.
 #include "router.hpp"
 
-#include <poll.h>
 #include <rte_ethdev.h>
 #include <rte_mempool.h>
 
@@ -26,19 +25,7 @@ namespace {
 // How often the thread looks at the punt rings: an ARP reply or a ping of
 // the router waits this long at most, and a burst of punts of a ring's size
 // arrives in less time than a full ring takes at line rate.
-constexpr int kPollPeriodMs = 1;
-// For this long after it last found work, the thread waits at most
-// kShortWaitUs between polls: a request that comes back a moment after
-// its answer (TCP's next segment, a routing protocol's exchange) is not
-// held for a whole period in the punt ring, which no worker may signal.
-// An idle control path goes back to the period: 1000 wake-ups a second.
-constexpr uint64_t kShortWaitForMs = 10;
-constexpr long kShortWaitUs = 50;
-// Polls in a row, without waiting, while each finds work: what keeps the
-// exception path's traffic (TCP to a daemon on the box) from being paced
-// by the millisecond in each direction, while a flood of punts still
-// leaves the CPU to others between runs.
-constexpr unsigned kBusyPolls = 64;
+constexpr auto kPollPeriod = std::chrono::milliseconds(1);
 constexpr unsigned kDequeueBurst = 64;
 
 // Every port's interface addresses, for the workers' address checks.
@@ -141,29 +128,10 @@ void Router::stop() {
 
 void Router::run() {
     pthread_setname_np(pthread_self(), "pmdfwd-l3");
-    std::vector<pollfd> fds;
-    for (const auto& k : kernel_ifs_)
-        if (k) fds.push_back({k->fd(), POLLIN, 0});
-    if (route_feed_) fds.push_back({route_feed_->change_fd(), POLLIN, 0});
-    unsigned busy = 0;
-    uint64_t worked_ms = 0;
     while (!stop_.load(std::memory_order_relaxed)) {
-        const uint64_t now = now_ms();
-        busy = poll(now) ? busy + 1 : 0;
-        if (busy != 0) worked_ms = now;
-        if (busy == 0 || busy == kBusyPolls) {
-            const bool lately = now - worked_ms < kShortWaitForMs;
-            wait_for_work(fds, lately ? kShortWaitUs : kPollPeriodMs * 1000L);
-            busy = 0;
-        }
+        poll(now_ms());
+        std::this_thread::sleep_for(kPollPeriod);
     }
-}
-
-// Up to wait_us, less when a kernel interface has a frame or the kernel's
-// routes changed (the punt rings can only be polled).
-void Router::wait_for_work(std::vector<pollfd>& fds, long wait_us) {
-    const timespec wait{0, wait_us * 1000};
-    (void)::ppoll(fds.data(), fds.size(), &wait, nullptr);
 }
 
 size_t Router::poll(uint64_t now) {

@@ -2,8 +2,7 @@
 // at run time (RIB), programmed into the workers' tables (RouterTables);
 // neighbours resolved with ARP and neighbour discovery; ICMP echo answered
 // and ICMP errors sent, rate limited. One thread of its own polls the
-// workers' punt rings (every millisecond when idle, more often after work,
-// woken by the kernel interfaces) and does all of it; telemetry
+// workers' punt rings every millisecond and does all of it; telemetry
 // threads call the public methods, which take the same lock. Never a worker.
 // One class, its member functions defined by message kind: router.cpp
 // (building, the poll loop, dispatch, transmit), router_rib.cpp,
@@ -50,7 +49,6 @@ class RouteFeed;
 class RouteNetlink;
 }  // namespace pmdfwd
 
-struct pollfd;
 struct rte_ring;
 struct rte_mempool;
 
@@ -156,7 +154,6 @@ class Router {
     // them (router.cpp).
     Status build(unsigned workers, int socket, const std::string& name);
     void run();
-    void wait_for_work(std::vector<pollfd>& fds, long wait_us);
     void handle(rte_mbuf* m, uint64_t now_ms);
     void handle_neighbour(rte_mbuf* m, int port, uint64_t now_ms);
     int port_index_of(uint16_t port_id) const;

@@ -14,10 +14,9 @@ namespace pmdfwd {
 
 namespace {
 
-// Frames taken from each kernel interface per poll: a flood from the
-// kernel side cannot hold the thread for long, and with the polls that
-// follow at once while there is work (router.cpp), a TCP stream from a
-// daemon on the box is not held back.
+// Frames taken from each kernel interface per poll (every millisecond):
+// 64,000 a second at most, which no control protocol comes near, and a
+// flood from the kernel side cannot hold the thread.
 constexpr unsigned kKernelFramesPerPoll = 64;
 // The port's link is copied to the interface's carrier this often.
 constexpr uint64_t kLinkCheckMs = 100;

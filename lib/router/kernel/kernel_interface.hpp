@@ -40,7 +40,6 @@ class KernelInterface {
 
     const std::string& name() const { return name_; }
     unsigned ifindex() const { return ifindex_; }
-    int fd() const { return fd_; }  // readable when the kernel sent a frame
 
     // Hands a frame to the kernel as received on the interface; false
     // when the kernel did not take it (its backlog full, the frame refused).

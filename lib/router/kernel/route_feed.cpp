@@ -132,6 +132,4 @@ Status RouteFeed::read_table(const OnMessage& on_message) {
     return Ok{};
 }
 
-int RouteFeed::change_fd() const { return mnl_socket_get_fd(changes_); }
-
 }  // namespace pmdfwd

@@ -40,9 +40,6 @@ class RouteFeed {
     // IPv6), each to on_message, blocking until the kernel is done.
     Status read_table(const OnMessage& on_message);
 
-    // The subscribed socket's file, to wait on for changes.
-    int change_fd() const;
-
   private:
     RouteFeed(mnl_socket* changes, mnl_socket* dumps);
     Status dump(uint16_t type, uint8_t family, const OnMessage& on_message);
