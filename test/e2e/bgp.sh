@@ -178,9 +178,5 @@ check "a -> 100.64.0.1 forwarded by the workers after the restart" \
   routed_by_workers "$PMDCTL" "$PREFIX" ping_ok 100.64.0.1
 
 kill -TERM "$LOCAL_PID"; wait "$LOCAL_PID" 2>/dev/null; LOCAL_PID=
-rc=0
-stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
-PMDFWD_PID=
-check "stops with exit 0 (exit $rc)" test "$rc" = 0
-check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+finish_pmdfwd
 summary

@@ -108,9 +108,5 @@ check "the telemetry gate saw no DPDK failure" \
   json_get "$(ctl --json show plan 2>/dev/null || echo '{}')" \
   'exit(0 if d["info"]["telemetry_dpdk_failures"] == 0 else 1)'
 
-rc=0
-stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
-PMDFWD_PID=
-check "stops with exit 0 (exit $rc)" test "$rc" = 0
-check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+finish_pmdfwd
 summary

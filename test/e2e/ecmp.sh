@@ -41,15 +41,6 @@ for k in 1 2; do
   MACS+=("$(ip -n "${NS[1]}" -j link show "mv$k" | json_get "$(cat)" 'd[0]["address"]')")
 done
 ctl() { "$PMDCTL" --file-prefix "$PREFIX" "$@"; }
-route_via() {  # route_via PREFIX VIA [ORIGIN]: pmdctl lists PREFIX via VIA within 2 s
-  for _ in $(seq 20); do
-    ctl --json show routes | json_get "$(cat)" \
-      "exit(0 if any(r['prefix'] == '$1' and r['origin'] == '${3:-kernel}' and r['via'] == '$2'
-                     for r in d) else 1)" && return 0
-    sleep 0.1
-  done
-  return 1
-}
 
 # send_flows OUT: 200 UDP flows (source ports 41000-41199, 3 datagrams
 # each) from a to 10.85.9.1; OUT gets, per flow, the gateway MACs b saw it
@@ -124,7 +115,7 @@ PY
 ip route add 10.85.9.0/24 table "$TABLE" nexthop via "${G[0]}" dev "${KI[1]}" \
   nexthop via "${G[1]}" dev "${KI[1]}"
 check "a route with two next hops is mirrored as one equal-cost route" \
-  route_via 10.85.9.0/24 "${G[0]},${G[1]}"
+  route_listed 10.85.9.0/24 kernel "${G[0]},${G[1]}"
 tx_before=$(ctl --json stats | json_get "$(cat)" 'd["tx_pkts"]')
 send_flows "$WORK/two.json"
 read -r n0 n1 n2 split total < <(spread "$WORK/two.json")
@@ -142,14 +133,14 @@ check "one equal-cost group in use" \
 
 ip route replace 10.85.9.0/24 table "$TABLE" nexthop via "${G[0]}" dev "${KI[1]}" \
   nexthop via "${G[1]}" dev "${KI[1]}" nexthop via "${G[2]}" dev "${KI[1]}"
-route_via 10.85.9.0/24 "${G[0]},${G[1]},${G[2]}"
+route_listed 10.85.9.0/24 kernel "${G[0]},${G[1]},${G[2]}"
 send_flows "$WORK/three.json"
 check "a third next hop takes flows for itself only ($(moved "$WORK/two.json" "$WORK/three.json" 2))" \
   moved "$WORK/two.json" "$WORK/three.json" 2
 
 ip route replace 10.85.9.0/24 table "$TABLE" nexthop via "${G[0]}" dev "${KI[1]}" \
   nexthop via "${G[2]}" dev "${KI[1]}"
-route_via 10.85.9.0/24 "${G[0]},${G[2]}"
+route_listed 10.85.9.0/24 kernel "${G[0]},${G[2]}"
 send_flows "$WORK/removed.json"
 read -r n0 n1 n2 split total < <(spread "$WORK/removed.json")
 check "the removed next hop takes no flow ($n1)" test "$n1" = 0 -a "$total" = 200
@@ -162,21 +153,17 @@ ip nexthop add id $((NHID + 1)) via "${G[1]}" dev "${KI[1]}"
 ip nexthop add id $((NHID + 2)) group "$NHID/$((NHID + 1))"
 ip route add 10.85.8.0/24 nhid $((NHID + 2)) table "$TABLE"
 check "a route through a next-hop group is an equal-cost route" \
-  route_via 10.85.8.0/24 "${G[0]},${G[1]}"
+  route_listed 10.85.8.0/24 kernel "${G[0]},${G[1]}"
 ip nexthop del id $((NHID + 1))
-check "a member deleted, the route follows its group" route_via 10.85.8.0/24 "${G[0]}"
+check "a member deleted, the route follows its group" route_listed 10.85.8.0/24 kernel "${G[0]}"
 
 # And from pmdctl: --via twice.
 check "pmdctl route add --via A --via B makes an equal-cost route" \
   ctl route add 10.85.7.0/24 --via "${G[2]}" --via "${G[0]}"
-check "listed with both gateways" route_via 10.85.7.0/24 "${G[0]},${G[2]}" runtime
+check "listed with both gateways" route_listed 10.85.7.0/24 runtime "${G[0]},${G[2]}"
 ctl route add 10.85.6.0/24 --via "${G[0]}" --via 10.99.0.1 >"$WORK/refused.txt" 2>&1; rc=$?
 check "a path that is no neighbour is refused (exit $rc: $(cat "$WORK/refused.txt"))" \
   test "$rc" = 1
 
-rc=0
-stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
-PMDFWD_PID=
-check "stops with exit 0 (exit $rc)" test "$rc" = 0
-check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+finish_pmdfwd
 summary

@@ -176,11 +176,7 @@ check "the kernel interface loses its carrier when the port's link goes down" \
 ip -n "${NS[1]}" link set "${IF[1]}" up
 check "and has it again when the link comes back" carrier_is "${KI[1]}" 1
 
-rc=0
-stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
-PMDFWD_PID=
-check "stops with exit 0 (exit $rc)" test "$rc" = 0
-check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+finish_pmdfwd
 check "the kernel interfaces are gone with pmdfwd" \
   bash -c "! ip link show ${KI[0]} >/dev/null 2>&1 && ! ip link show ${KI[1]} >/dev/null 2>&1"
 summary

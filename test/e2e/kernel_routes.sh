@@ -51,29 +51,13 @@ check "its route out of lo was skipped as no_port" \
 ping_ok() {  # ping_ok [-6] ADDRESS: from a
   ip netns exec "${NS[0]}" ping -c 2 -i 0.2 -W 2 "$@" >>"$WORK/ping.txt" 2>&1
 }
-has_route() {  # has_route PREFIX ORIGIN: in pmdctl's table within 2 s
-  for _ in $(seq 20); do
-    ctl --json show routes | json_get "$(cat)" \
-      "exit(0 if any(r['prefix'] == '$1' and r['origin'] == '$2' for r in d) else 1)" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-no_route() {  # no_route PREFIX: gone from pmdctl's table within 2 s
-  for _ in $(seq 20); do
-    ctl --json show routes | json_get "$(cat)" \
-      "exit(1 if any(r['prefix'] == '$1' for r in d) else 0)" && return 0
-    sleep 0.1
-  done
-  return 1
-}
 
 check "nothing reaches 10.82.9.1 before the kernel has a route" \
   bash -c "! ip netns exec ${NS[0]} ping -c 1 -W 1 10.82.9.1 >/dev/null 2>&1"
 ip route add 10.82.9.0/24 via "$(v4 1 2)" dev "${KI[1]}" table "$TABLE"
 ip -6 route add 2001:db8:82:9::/64 via "$(v6 1 2)" dev "${KI[1]}" table "$TABLE"
-check "the kernel's IPv4 route is mirrored (show routes: kernel)" has_route 10.82.9.0/24 kernel
-check "the kernel's IPv6 route is mirrored" has_route 2001:db8:82:9::/64 kernel
+check "the kernel's IPv4 route is mirrored (show routes: kernel)" route_listed 10.82.9.0/24 kernel
+check "the kernel's IPv6 route is mirrored" route_listed 2001:db8:82:9::/64 kernel
 check "a -> 10.82.9.1 is forwarded by pmdfwd's workers" \
   routed_by_workers "$PMDCTL" "$PREFIX" ping_ok 10.82.9.1
 check "a -> 2001:db8:82:9::1 is forwarded by pmdfwd's workers" \
@@ -82,12 +66,12 @@ check "counted: kernel_routes_added" test "$(router_field kernel_routes_added)" 
 
 # pmdctl's route over the kernel's, and the kernel's back when it goes.
 ctl route add 10.82.9.0/24 --via "$(v4 1 2)" >/dev/null 2>&1
-check "a route added with pmdctl takes the prefix (runtime)" has_route 10.82.9.0/24 runtime
+check "a route added with pmdctl takes the prefix (runtime)" route_listed 10.82.9.0/24 runtime
 ctl route del 10.82.9.0/24 >/dev/null 2>&1
-check "deleted, the kernel's route holds the prefix again" has_route 10.82.9.0/24 kernel
+check "deleted, the kernel's route holds the prefix again" route_listed 10.82.9.0/24 kernel
 
 ip route del 10.82.9.0/24 table "$TABLE"
-check "the kernel's route deleted: gone from pmdfwd" no_route 10.82.9.0/24
+check "the kernel's route deleted: gone from pmdfwd" route_gone 10.82.9.0/24
 ip netns exec "${NS[0]}" ping -c 2 -i 0.3 -W 1 10.82.9.1 >"$WORK/ping-deleted.txt" 2>&1
 check "and a -> 10.82.9.1 no longer reaches b (net unreachable)" \
   grep -q "Destination Net Unreachable" "$WORK/ping-deleted.txt"
@@ -123,9 +107,5 @@ check "pmdfwd's kernel routes are the kernel table's ($(cat "$WORK/compare.txt")
 check "a -> b still routed after the overrun" \
   routed_by_workers "$PMDCTL" "$PREFIX" ping_ok "$(v4 1 2)"
 
-rc=0
-stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
-PMDFWD_PID=
-check "stops with exit 0 (exit $rc)" test "$rc" = 0
-check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+finish_pmdfwd
 summary

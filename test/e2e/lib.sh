@@ -115,6 +115,42 @@ routed_by_workers() {
   ((after - before >= 2))
 }
 
+# route_listed ROUTE ORIGIN [VIA]: the running pmdfwd (PMDCTL, file prefix
+# PREFIX) lists ROUTE with that origin (and gateways VIA) within 2 s.
+route_listed() {
+  local want="r['prefix'] == '$1' and r['origin'] == '$2'"
+  [[ -z ${3:-} ]] || want+=" and r['via'] == '$3'"
+  local _
+  for _ in $(seq 20); do
+    "$PMDCTL" --file-prefix "$PREFIX" --json show routes | json_get "$(cat)" \
+      "exit(0 if any($want for r in d) else 1)" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# route_gone ROUTE [TENTHS]: no route for ROUTE within TENTHS tenths of a
+# second (default 20).
+route_gone() {
+  local _
+  for _ in $(seq "${2:-20}"); do
+    "$PMDCTL" --file-prefix "$PREFIX" --json show routes | json_get "$(cat)" \
+      "exit(1 if any(r['prefix'] == '$1' for r in d) else 0)" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# finish_pmdfwd: stops the running pmdfwd (PMDFWD_PID) with SIGTERM and
+# checks that it exits 0 with every pool full ($WORK/pmdfwd.log).
+finish_pmdfwd() {
+  local rc=0
+  stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
+  PMDFWD_PID=
+  check "stops with exit 0 (exit $rc)" test "$rc" = 0
+  check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+}
+
 # kernel_routes_match PMDCTL PREFIX TABLE DIR: pmdfwd (file prefix PREFIX)
 # holds kernel table TABLE's unicast routes as its `kernel` routes, no more
 # and no fewer; prints the count or a few of each difference.

@@ -96,16 +96,7 @@ learnt() {  # the stub route in the kernel's main table, by ospf, within 20 s
   return 1
 }
 check "zebra installed $STUB/32 via the peer on ${KI[1]} (proto ospf)" learnt
-has_route() {  # has_route PREFIX: a kernel route in pmdfwd's table within 2 s
-  for _ in $(seq 20); do
-    ctl --json show routes | json_get "$(cat)" \
-      "exit(0 if any(r['prefix'] == '$1' and r['origin'] == 'kernel' for r in d) else 1)" &&
-      return 0
-    sleep 0.1
-  done
-  return 1
-}
-check "pmdfwd mirrors it from the main table" has_route "$STUB/32"
+check "pmdfwd mirrors it from the main table" route_listed "$STUB/32" kernel
 ping_stub() { ip netns exec "${NS[0]}" ping -c 3 -i 0.2 -W 2 "$STUB" >>"$WORK/ping.txt" 2>&1; }
 check "a -> $STUB is forwarded by pmdfwd's workers" \
   routed_by_workers "$PMDCTL" "$PREFIX" ping_stub
@@ -114,19 +105,7 @@ check "the hellos came through the exception path (kernel_delivered, kernel_sent
 
 # The peer goes: the adjacency dies, and the route leaves pmdfwd.
 kill -TERM "$PEER_PID"; wait "$PEER_PID" 2>/dev/null; PEER_PID=
-gone() {
-  for _ in $(seq 150); do
-    ctl --json show routes | json_get "$(cat)" \
-      "exit(1 if any(r['prefix'] == '$STUB/32' for r in d) else 0)" && return 0
-    sleep 0.1
-  done
-  return 1
-}
-check "the peer stopped: $STUB/32 leaves pmdfwd (dead interval 4 s)" gone
+check "the peer stopped: $STUB/32 leaves pmdfwd (dead interval 4 s)" route_gone "$STUB/32" 150
 
-rc=0
-stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
-PMDFWD_PID=
-check "stops with exit 0 (exit $rc)" test "$rc" = 0
-check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+finish_pmdfwd
 summary

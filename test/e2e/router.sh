@@ -197,9 +197,5 @@ check "corpus: still alive" kill -0 "$PMDFWD_PID"
 check "corpus: a -> c still routed afterwards" ping_ok "${NS[0]}" "$(v4 2 2)"
 check "corpus: IPv6 a -> c still routed afterwards" ping_ok "${NS[0]}" -6 "$(v6 2 2)"
 
-rc=0
-stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
-PMDFWD_PID=
-check "stops with exit 0 (exit $rc)" test "$rc" = 0
-check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+finish_pmdfwd
 summary

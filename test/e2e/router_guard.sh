@@ -192,9 +192,5 @@ check "the neighbour drops are labelled by reason" \
 check "promtool check metrics: no problem with them" bash -c \
   "promtool check metrics <'$WORK/scrape-new.txt' >'$WORK/promtool.log' 2>&1 && ! test -s '$WORK/promtool.log'"
 
-rc=0
-stop_pmdfwd "$PMDFWD_PID" TERM || rc=$?
-PMDFWD_PID=
-check "stops with exit 0 (exit $rc)" test "$rc" = 0
-check "every pool full at shutdown" grep -q "pools full again at shutdown" "$WORK/pmdfwd.log"
+finish_pmdfwd
 summary
