@@ -134,25 +134,22 @@ void Router::run() {
     }
 }
 
-size_t Router::poll(uint64_t now) {
+void Router::poll(uint64_t now) {
     std::lock_guard lock(mutex_);
     rte_mbuf* pkts[kDequeueBurst];
-    size_t work = 0;
     for (PuntRing& r : punt_rings_) {
         unsigned n;
         while ((n = r.dequeue(pkts, kDequeueBurst)) != 0) {
             counters_.punts += n;
-            work += n;
             for (unsigned i = 0; i < n; ++i) handle(pkts[i], now);
         }
     }
-    work += from_kernel(now);
-    work += poll_kernel_routes();
+    from_kernel(now);
+    poll_kernel_routes();
     neighbours_.tick(now, actions_);
     apply(actions_);
     tables_->reclaim();
     log_neighbour_pressure(now);
-    return work;
 }
 
 // Each punt counted by its reason, then handled by the file of its kind.

@@ -118,9 +118,8 @@ class Router {
     RouterCounters counters() const;
     RouterTableSizes sizes() const;
     NeighbourCounters neighbour_counters() const;
-    // One pass of the control thread's work (tests drive it without the
-    // thread): the packets it handled and sent, 0 when there were none.
-    size_t poll(uint64_t now_ms);
+    // One pass of the control thread's work (tests drive it without the thread).
+    void poll(uint64_t now_ms);
 
   private:
     enum class Origin : uint8_t { connected, local, neighbour, static_route, runtime, kernel };
@@ -208,12 +207,12 @@ class Router {
         return port >= 0 ? kernel_ifs_[size_t(port)].get() : nullptr;
     }
     void to_kernel(int port, const rte_mbuf* m);
-    size_t from_kernel(uint64_t now_ms);  // the frames sent
+    void from_kernel(uint64_t now_ms);
 
     // Routes mirrored from a kernel table (router_kernel_routes.cpp).
     Status open_kernel_routes();
     Status reread_kernel_routes();
-    size_t poll_kernel_routes();  // the changes it found
+    void poll_kernel_routes();
     void kernel_message(const nlmsghdr* message);
     void settle_kernel_prefix(const IpPrefix& prefix);
     void settle_dirty_kernel_prefixes();

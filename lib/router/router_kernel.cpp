@@ -65,8 +65,7 @@ void Router::to_kernel(int port, const rte_mbuf* m) {
 
 // What the kernel sent since the last poll, each frame into a buffer of
 // the control pool and out by the port; and the link, now and then.
-size_t Router::from_kernel(uint64_t now) {
-    size_t sent = 0;
+void Router::from_kernel(uint64_t now) {
     const bool check_links = now - link_checked_ms_ >= kLinkCheckMs;
     if (check_links) link_checked_ms_ = now;
     for (size_t p = 0; p < kernel_ifs_.size(); ++p) {
@@ -94,11 +93,9 @@ size_t Router::from_kernel(uint64_t now) {
             m->data_len = uint16_t(got);
             m->pkt_len = uint32_t(got);
             counters_.kernel_sent++;
-            sent++;
             transmit(int(p), m);
         }
     }
-    return sent;
 }
 
 }  // namespace pmdfwd

@@ -198,8 +198,8 @@ Status Router::reread_kernel_routes() {
     return Ok{};
 }
 
-size_t Router::poll_kernel_routes() {
-    if (!route_feed_) return 0;
+void Router::poll_kernel_routes() {
+    if (!route_feed_) return;
     const uint64_t start = now_us();
     const auto read = route_feed_->read_changes(kChangesPerPoll,
                                                 [this](const nlmsghdr* m) { kernel_message(m); });
@@ -211,13 +211,11 @@ size_t Router::poll_kernel_routes() {
             cfg_.l3.kernel_routes_table);
         if (auto st = reread_kernel_routes(); !st)
             spdlog::error("l3: kernel routes: {}", st.error().message);
-        return 1;
+        return;
     }
-    const size_t changed = kernel_dirty_.size() + (read == RouteFeed::Read::more);
-    if (kernel_dirty_.empty()) return changed;
+    if (kernel_dirty_.empty()) return;
     settle_dirty_kernel_prefixes();
     counters_.kernel_routes_sync_ns = (now_us() - start) * 1000;
-    return changed;
 }
 
 }  // namespace pmdfwd
