@@ -420,6 +420,8 @@ void read_l3(TableReader& root, const toml::node& node, L3Config& l3) {
     };
     loc("max_routes", l3.max_routes_loc);
     r.integer("max_routes", l3.max_routes, 16, 1 << 24);
+    loc("max_routes_v6", l3.max_routes_v6_loc);
+    r.integer("max_routes_v6", l3.max_routes_v6, 16, 1 << 24);
     r.integer("max_neighbours", l3.max_neighbours, 16, 1 << 20);
     loc("max_neighbours_per_port", l3.max_neighbours_per_port_loc);
     r.integer("max_neighbours_per_port", l3.max_neighbours_per_port, 0, 1 << 20);

@@ -35,20 +35,24 @@ uint64_t mbuf_pool_bytes(uint64_t mbufs, uint64_t data_room, uint64_t page_bytes
     return objects + ring + kLcoreCaches;
 }
 
-// rte_lpm (IPv4): 2^24 four-byte entries, 256 four-byte entries a group,
-// an 8-byte rule each (rules_tbl); the RCU defer queue holds a group index
-// per group. rte_fib6's trie (IPv6): 2^24 two-byte entries, 256 two-byte
-// entries a group, and a rib node a route (rte_rib6_node in a mempool:
-// a line of header and two of node).
-constexpr uint32_t kMaxTbl8 = 32767, kMinTbl8 = 256;  // as route_tables.cpp
-uint64_t tbl8_groups(uint64_t wanted) { return std::clamp<uint64_t>(wanted, kMinTbl8, kMaxTbl8); }
+// IPv4 (Ipv4Fib): 2^24 four-byte entries, a group of 256 of them per /24
+// with longer prefixes and 1024 for groups in their grace period, and
+// rte_rib's nodes, two a route at most. IPv6 (rte_fib6's trie): 2^24
+// entries and 256 a group, two bytes each or four past 32767 groups, and
+// rte_rib6's nodes, two a route. A node of either family is an object of
+// rte_rib's mempool: the node and its header padded to 192 bytes (the
+// mempool spreads objects over memory channels), 16 more in its ring and
+// cache; measured: 211 bytes a node (rte_malloc's heap before and after
+// rte_rib_create of a million nodes).
+constexpr uint64_t kRibNode = 211;
 
 uint64_t route_table_bytes(const L3Config& l3) {
-    const uint64_t routes = l3.max_routes;
-    const uint64_t v4 = (uint64_t(1) << 24) * 4 + tbl8_groups(routes) * 256 * 4 + routes * 8 +
-                        tbl8_groups(routes) * 16;
+    const uint64_t v4 = (uint64_t(1) << 24) * 4 + (uint64_t(ipv4_groups(l3)) + 1024) * 256 * 4 +
+                        2 * uint64_t(l3.max_routes) * kRibNode;
+    const uint64_t groups6 = ipv6_groups(l3);
+    const uint64_t entry6 = groups6 <= kMaxShortRouteGroups ? 2 : 4;
     const uint64_t v6 =
-        (uint64_t(1) << 24) * 2 + tbl8_groups(routes * 5) * 256 * 2 + routes * 3 * kCacheLine;
+        ((uint64_t(1) << 24) + groups6 * 256) * entry6 + 2 * uint64_t(ipv6_routes(l3)) * kRibNode;
     return v4 + v6;
 }
 
@@ -78,8 +82,9 @@ std::vector<MemoryPart> plan_memory(const Config& cfg, const Plan& plan) {
     if (cfg.netlog.enabled) small += mbuf_pool_bytes(cfg.netlog.reserve, 2048, page);
     if (cfg.forward.mode == ForwardMode::l3) {
         small += mbuf_pool_bytes(1023, pc.data_room, page);  // the control path's (appliance.cpp)
-        parts.push_back({"l3 route tables for " + std::to_string(cfg.l3.max_routes) +
-                             " routes a family (l3.max_routes)",
+        parts.push_back({"l3 route tables for " + std::to_string(cfg.l3.max_routes) + " IPv4 and " +
+                             std::to_string(ipv6_routes(cfg.l3)) +
+                             " IPv6 routes (l3.max_routes, l3.max_routes_v6)",
                          route_table_bytes(cfg.l3), "l3.max_routes", cfg.l3.max_routes_loc});
         // Each equal-cost group: 256 two-byte buckets (route_tables.cpp).
         const uint64_t groups = (uint64_t(cfg.l3.max_ecmp_groups) + 1) * 256 * 2;

@@ -20,7 +20,7 @@ struct IpAddress {
     std::array<uint8_t, 16> bytes{};  // network order; IPv4 in the first 4, the rest 0
 
     unsigned bits() const { return family == IpFamily::v4 ? 32 : 128; }
-    uint32_t v4_host_order() const;  // what rte_lpm takes; IPv4 only
+    uint32_t v4_host_order() const;  // what the IPv4 table takes; IPv4 only
     std::string to_string() const;   // inet_ntop's form
     // By family, then the address's bytes: all IPv4 before IPv6, each in
     // numeric order.

@@ -1,15 +1,10 @@
 // The router's forwarding tables (see route_tables.hpp). Control side:
 // created on the main lcore before the workers start; changed by one thread
 // at a time under the Router's lock.
-// rte_lpm_rcu_qsbr_add (the table's own RCU reclamation) is experimental in
-// DPDK 22.11.
-#define ALLOW_EXPERIMENTAL_API
-
 #include "route_tables.hpp"
 
 #include <rte_errno.h>
 #include <rte_fib6.h>
-#include <rte_lpm.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
@@ -19,18 +14,6 @@
 namespace pmdfwd {
 
 namespace {
-
-// Groups of 256 entries for the prefixes longer than /24: at most 32767 per
-// table (rte_lpm's 4-byte entries: 32 MiB; the trie's 2-byte ones, which the
-// same 15 bits index: 16 MiB). IPv4 needs one per /24 that holds a longer
-// route (a neighbour's host route, say), so at most one per route; an IPv6
-// /64 needs up to five (one per byte past the 24th bit) that routes sharing
-// their upper bytes share, a /128 up to 13.
-constexpr uint32_t kMaxTbl8 = 32767;
-constexpr uint32_t kMinTbl8 = 256;
-uint32_t tbl8_groups(uint64_t wanted) {
-    return uint32_t(std::clamp<uint64_t>(wanted, kMinTbl8, kMaxTbl8));
-}
 
 std::string dpdk_error(const char* what) {
     return std::string(what) + " failed: " + rte_strerror(rte_errno);
@@ -71,40 +54,29 @@ Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& na
     for (unsigned id = 0; id < workers; ++id)
         if (rte_rcu_qsbr_thread_register(t->rcu_, id) != 0)
             return make_error("l3: " + dpdk_error("rte_rcu_qsbr_thread_register"));
-    // rte_lpm for IPv4: l3fwd's table, with a lookup of four addresses at
-    // once that inlines into the workers' loop (docs/performance.md, "rte_fib
-    // or rte_lpm for the lookup"). Its groups for prefixes longer than /24
-    // are reused only after every worker has passed a quiescent point, as
-    // next hops are.
-    rte_lpm_config c4{};
-    c4.max_rules = cfg.max_routes;
-    c4.number_tbl8s = tbl8_groups(cfg.max_routes);
-    t->lpm4_ = rte_lpm_create((name + "_v4").c_str(), socket, &c4);
-    if (!t->lpm4_)
-        return make_error("l3: " + dpdk_error("rte_lpm_create") +
-                          " (the IPv4 table takes 65-97 MiB: raise eal.memory_mb)");
-    rte_lpm_rcu_config rc4{};
-    rc4.v = t->rcu_;
-    rc4.mode = RTE_LPM_QSBR_MODE_DQ;
-    if (rte_lpm_rcu_qsbr_add(t->lpm4_, &rc4) != 0)
-        return make_error("l3: " + dpdk_error("rte_lpm_rcu_qsbr_add"));
+    // IPv4: DIR-24-8 of our own over rte_rib (ipv4_fib.hpp), whose groups
+    // go back only after every worker passed a quiescent point.
+    auto fib4 = Ipv4Fib::create(name, cfg.max_routes, ipv4_groups(cfg), t->rcu_, socket);
+    if (!fib4) return fib4.error();
+    t->fib4_ = std::move(fib4.value());
     rte_fib6_conf c6{};
     c6.type = RTE_FIB6_TRIE;
     c6.default_nh = kUnreachableNextHop;
-    c6.max_routes = int(cfg.max_routes);
-    c6.trie.nh_sz = RTE_FIB6_TRIE_2B;
-    c6.trie.num_tbl8 = tbl8_groups(uint64_t(cfg.max_routes) * 5);
+    c6.max_routes = int(ipv6_routes(cfg));
+    c6.trie.num_tbl8 = ipv6_groups(cfg);
+    // Two-byte entries keep one bit: 32767 groups at most; more take four.
+    c6.trie.nh_sz = c6.trie.num_tbl8 <= kMaxShortRouteGroups ? RTE_FIB6_TRIE_2B : RTE_FIB6_TRIE_4B;
     t->fib6_ = rte_fib6_create((name + "_v6").c_str(), socket, &c6);
     if (!t->fib6_)
         return make_error("l3: " + dpdk_error("rte_fib6_create") +
-                          " (the IPv6 table takes 32-48 MiB: raise eal.memory_mb)");
+                          " (the IPv6 table: raise eal.memory_mb)");
 
     return t;
 }
 
 RouterTables::~RouterTables() {
     if (fib6_) rte_fib6_free(fib6_);
-    if (lpm4_) rte_lpm_free(lpm4_);
+    fib4_.reset();
     rte_free(rcu_);
     rte_free(group_buckets_);
     rte_free(next_hops_);
@@ -160,6 +132,7 @@ uint32_t RouterTables::group_member(uint32_t group_hop, unsigned bucket) const {
 }
 
 void RouterTables::reclaim() {
+    fib4_->reclaim();
     while (!retired_.empty() && rte_rcu_qsbr_check(rcu_, retired_.front().token, false) == 1) {
         const uint32_t index = retired_.front().index;
         // A group's buckets go with it: no worker can read them any more.
@@ -176,14 +149,9 @@ void RouterTables::reclaim() {
 }
 
 Status RouterTables::set_route(const IpPrefix& prefix, uint32_t next_hop) {
-    const bool v4 = prefix.address.family == IpFamily::v4;
-    if (v4 && prefix.length == 0) {
-        // Published after the entry it indexes (add_next_hop's fence).
-        default4_.store(next_hop, std::memory_order_release);
-        return Ok{};
-    }
-    const int rc = v4 ? rte_lpm_add(lpm4_, prefix.address.v4_host_order(), prefix.length, next_hop)
-                      : rte_fib6_add(fib6_, prefix.address.bytes.data(), prefix.length, next_hop);
+    const int rc = prefix.address.family == IpFamily::v4
+                       ? fib4_->add(prefix.address.v4_host_order(), prefix.length, next_hop)
+                       : rte_fib6_add(fib6_, prefix.address.bytes.data(), prefix.length, next_hop);
     if (rc != 0)
         return make_error(
             "l3: cannot add route " + prefix.to_string() + ": " +
@@ -195,16 +163,9 @@ Status RouterTables::set_route(const IpPrefix& prefix, uint32_t next_hop) {
 }
 
 Status RouterTables::delete_route(const IpPrefix& prefix) {
-    const bool v4 = prefix.address.family == IpFamily::v4;
-    if (v4 && prefix.length == 0) {
-        if (default4_.exchange(kUnreachableNextHop) == kUnreachableNextHop)
-            return make_error(
-                "l3: cannot delete route " + prefix.to_string() + ": " + rte_strerror(ENOENT),
-                -ENOENT);
-        return Ok{};
-    }
-    const int rc = v4 ? rte_lpm_delete(lpm4_, prefix.address.v4_host_order(), prefix.length)
-                      : rte_fib6_delete(fib6_, prefix.address.bytes.data(), prefix.length);
+    const int rc = prefix.address.family == IpFamily::v4
+                       ? fib4_->remove(prefix.address.v4_host_order(), prefix.length)
+                       : rte_fib6_delete(fib6_, prefix.address.bytes.data(), prefix.length);
     if (rc != 0)
         return make_error(
             "l3: cannot delete route " + prefix.to_string() + ": " + rte_strerror(-rc), rc);
@@ -212,12 +173,7 @@ Status RouterTables::delete_route(const IpPrefix& prefix) {
 }
 
 uint32_t RouterTables::lookup(const IpAddress& address) const {
-    if (address.family == IpFamily::v4) {
-        uint32_t nh = kUnreachableNextHop;
-        return rte_lpm_lookup(lpm4_, address.v4_host_order(), &nh) == 0
-                   ? nh
-                   : default4_.load(std::memory_order_acquire);
-    }
+    if (address.family == IpFamily::v4) return fib4_->lookup(address.v4_host_order());
     uint64_t nh = kUnreachableNextHop;
     {
         uint8_t ip[1][16];

@@ -1,5 +1,6 @@
-// The router's forwarding tables: rte_lpm (IPv4, DIR-24-8) and rte_fib6
-// (IPv6, trie) mapping prefixes to next-hop indexes, the next-hop table the
+// The router's forwarding tables: Ipv4Fib (IPv4, DIR-24-8 over rte_rib)
+// and rte_fib6 (IPv6, trie over rte_rib6) mapping prefixes to next-hop
+// indexes, the next-hop table the
 // workers read, and the RCU variable that tells when a next hop no worker
 // can still hold may be reused. Workers only read (RouterView); every change
 // is made by one control thread at a time, under the Router's lock.
@@ -15,6 +16,7 @@
 #include "ecmp_paths.hpp"
 #include "error.hpp"
 #include "ip_prefix.hpp"
+#include "ipv4_fib.hpp"
 #include "l3_config.hpp"
 #include "l3_next_hop.hpp"
 
@@ -35,7 +37,7 @@ class RouterTables {
     RouterTables(const RouterTables&) = delete;
     RouterTables& operator=(const RouterTables&) = delete;
 
-    RouterView view() const { return {lpm4_, &default4_, fib6_, next_hops_, group_buckets_, rcu_}; }
+    RouterView view() const { return {fib4_->tables(), fib6_, next_hops_, group_buckets_, rcu_}; }
 
     // A new next hop, written before any route can point at it; an error
     // when all capacity() entries are in use or waiting to be reclaimed.
@@ -43,7 +45,8 @@ class RouterTables {
     // No route points at `index` any more: it is reused once every worker
     // has passed a quiescent point (reclaim()).
     void retire_next_hop(uint32_t index);
-    // Frees the retired next hops no worker can hold now; never waits.
+    // Frees the retired next hops (and IPv4 groups) no worker can hold
+    // now; never waits.
     void reclaim();
     const NextHop& next_hop(uint32_t index) const { return next_hops_[index]; }
     uint32_t capacity() const { return capacity_; }
@@ -72,10 +75,7 @@ class RouterTables {
   private:
     RouterTables() = default;
 
-    rte_lpm* lpm4_ = nullptr;
-    // rte_lpm holds prefixes of /1 to /32: the IPv4 default route is what
-    // its lookups give on a miss, kept here.
-    std::atomic<uint32_t> default4_{kUnreachableNextHop};
+    std::unique_ptr<Ipv4Fib> fib4_;
     rte_fib6* fib6_ = nullptr;
     NextHop* next_hops_ = nullptr;
     std::atomic<uint16_t>* group_buckets_ = nullptr;

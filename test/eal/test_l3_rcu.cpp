@@ -62,10 +62,7 @@ TEST_CASE("l3: a changed neighbour's old next hop stays whole until the workers 
           "[l3][rcu]") {
     RouterRig rig;
     const RouterView v = rig.router->view();
-    const auto hop_of = [&](const char* dst) {
-        uint32_t nh = 0;
-        return rte_lpm_lookup(v.lpm4, ip4(dst).host_order, &nh) == 0 ? nh : kUnreachableNextHop;
-    };
+    const auto hop_of = [&](const char* dst) { return ipv4_lookup(v.v4, ip4(dst).host_order); };
     const MacAddr m1 = mac("02:00:00:00:0c:71"), m2 = mac("02:00:00:00:0c:72");
     const auto claim = [&](const MacAddr& m) {  // 10.3.0.77 says where it is
         rig.route({arp({kBroadcast, m, {}}, 1, m, ip4("10.3.0.77"), MacAddr{}, ip4("10.3.0.1"))},

@@ -14,7 +14,6 @@
 #include <rte_fib6.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
-#include <rte_lpm.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_rcu_qsbr.h>

@@ -275,7 +275,7 @@ mode = "l3"
             "[[route]]\nprefix = \"172.16." + std::to_string(i) + ".0/24\"\nvia = \"10.1.0.9\"\n";
     const std::string why = l3_refusal(routes);
     INFO(why);
-    CHECK(why.rfind("21:1 l3.max_routes: the config's IPv4 routes (32,", 0) == 0);
+    CHECK(why.rfind("22:14 l3.max_routes: the config's IPv4 routes (32,", 0) == 0);
 }
 
 // kBase with `kernel_interface = "<a_name>"` on port a (line 8) and, when

@@ -3,6 +3,7 @@
 // structs, filled by config_loader and checked by l3_config_check.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,12 +38,15 @@ struct NeighbourConfig {
 };
 
 // Next hops are 2-byte values in the IPv6 trie, which keeps one bit of each
-// entry for itself, so 32767 is the largest index (rte_lpm takes 24 bits).
+// entry for itself, so 32767 is the largest index (the IPv4 table takes 31 bits).
 constexpr uint32_t kMaxNextHops = 32767;
 
 // [l3]: the router's tables and its control path.
 struct L3Config {
-    uint32_t max_routes = 65536;     // per address family, connected and host routes included
+    // IPv4 routes, connected and host routes included; IPv6 too unless
+    // max_routes_v6 is set (non-zero).
+    uint32_t max_routes = 65536;
+    uint32_t max_routes_v6 = 0;
     uint32_t max_neighbours = 4096;  // resolved or resolving, both families
     // One port's entries; 0: three quarters of max_neighbours, so that one
     // port's hosts never take every entry from the others.
@@ -68,7 +72,7 @@ struct L3Config {
     uint32_t kernel_routes_table = 0;
     uint32_t kernel_routes_buffer_kb = 32768;  // the change socket's buffer
     SourceLoc kernel_routes_loc;
-    SourceLoc max_routes_loc, max_neighbours_per_port_loc, max_resolving_loc,
+    SourceLoc max_routes_loc, max_routes_v6_loc, max_neighbours_per_port_loc, max_resolving_loc,
         max_waiting_packets_loc;
 };
 
@@ -84,6 +88,29 @@ inline uint32_t next_hop_capacity(const L3Config& c) {
 inline uint32_t neighbours_per_port(const L3Config& c) {
     if (c.max_neighbours_per_port) return c.max_neighbours_per_port;
     return c.max_neighbours - c.max_neighbours / 4;
+}
+
+inline uint32_t ipv6_routes(const L3Config& c) {
+    return c.max_routes_v6 ? c.max_routes_v6 : c.max_routes;
+}
+
+// Groups of 256 entries for prefixes longer than /24. IPv4 needs one per
+// /24 that holds a longer prefix (a neighbour's host route, say): at most
+// one per route, and full tables hold few. The IPv6 trie needs one per
+// distinct upper bytes past the 24th bit: a /48 up to three, shared with
+// the routes that share those bytes. Up to 65536 IPv6 routes: five a route,
+// at most 32767, which two-byte entries index (16 MiB); past that, four-byte
+// entries and 1.25 a route, where the synthetic full table (scripts/
+// full-table) needs 0.95 (docs/config.md).
+constexpr uint32_t kMinRouteGroups = 256;
+constexpr uint32_t kMaxShortRouteGroups = 32767;
+inline uint32_t ipv4_groups(const L3Config& c) {
+    return std::clamp(c.max_routes, kMinRouteGroups, kMaxShortRouteGroups);
+}
+inline uint32_t ipv6_groups(const L3Config& c) {
+    const uint64_t routes = ipv6_routes(c);
+    if (routes > 65536) return uint32_t(routes * 5 / 4);
+    return uint32_t(std::clamp<uint64_t>(routes * 5, kMinRouteGroups, kMaxShortRouteGroups));
 }
 
 }  // namespace pmdfwd

@@ -265,15 +265,27 @@ std::optional<ConfigError> check_l3_config(const Config& cfg) {
     if (auto e = check_routes(cfg, v4, v6)) return e;
     if (auto e = check_neighbours(cfg)) return e;
     if (auto e = check_neighbour_limits(cfg)) return e;
-    for (const auto& [count, family] : {std::pair{v4, "IPv4"}, std::pair{v6, "IPv6"}})
-        if (count > cfg.l3.max_routes)
+    struct Family {
+        size_t count;
+        const char* name;
+        uint32_t limit;
+        const char* key;
+        SourceLoc loc;
+    };
+    for (const Family& f :
+         {Family{v4, "IPv4", cfg.l3.max_routes, "l3.max_routes", cfg.l3.max_routes_loc},
+          Family{v6, "IPv6", ipv6_routes(cfg.l3),
+                 cfg.l3.max_routes_v6 ? "l3.max_routes_v6" : "l3.max_routes",
+                 cfg.l3.max_routes_v6 ? cfg.l3.max_routes_v6_loc : cfg.l3.max_routes_loc}})
+        if (f.count > f.limit)
             return config_error_at(
-                cfg, cfg.l3_loc.line ? cfg.l3_loc : cfg.forward.mode_loc, "l3.max_routes",
-                std::string("the config's ") + family + " routes (" + std::to_string(count) +
+                cfg, f.loc.line ? f.loc : (cfg.l3_loc.line ? cfg.l3_loc : cfg.forward.mode_loc),
+                f.key,
+                std::string("the config's ") + f.name + " routes (" + std::to_string(f.count) +
                     ", each interface address counting as its subnet, itself and, in "
                     "IPv4, the subnet's network and broadcast addresses) "
-                    "exceed l3.max_routes " +
-                    std::to_string(cfg.l3.max_routes));
+                    "exceed " +
+                    f.key + " " + std::to_string(f.limit));
     return std::nullopt;
 }
 

@@ -8,7 +8,6 @@
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_fib6.h>
-#include <rte_lpm.h>
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
@@ -405,19 +404,12 @@ void finish_unrouted(const WorkerContext& w, rte_mbuf* m, const Classified& ci, 
         drop(m, ci.drop, out);
 }
 
-// rte_lpm_lookupx4 over n addresses, four at a time, inline: l3fwd's
-// lookup; a miss gives the default route's next hop. The last group is
-// padded with 0.0.0.0, its extra results unread; both arrays have room for
-// three more than n.
-inline void lookup_v4(const RouterView& r, uint32_t* addresses, uint32_t* next_hops, uint16_t n) {
-    if (n == 0) return;
-    const uint32_t default_hop = r.default4->load(std::memory_order_acquire);
-    for (uint16_t k = n; k & 3; ++k) addresses[k] = 0;
-    for (uint16_t k = 0; k < n; k += 4) {
-        xmm_t four;
-        std::memcpy(&four, addresses + k, sizeof four);
-        rte_lpm_lookupx4(r.lpm4, four, next_hops + k, default_hop);
-    }
+// The IPv4 table inline, four addresses at a time (ipv4_lookup.hpp); a
+// miss gives next hop 0, the unreachable one, unless a default route
+// fills the table.
+inline void lookup_v4(const RouterView& r, const uint32_t* addresses, uint32_t* next_hops,
+                      uint16_t n) {
+    ipv4_lookup_bulk(r.v4, addresses, next_hops, n);
 }
 
 constexpr Classified kPlainV4{Step::lookup_v4, false, kEtherHeaderLen, DropReason::count};
@@ -467,7 +459,7 @@ void forward_plain_v4(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const
 void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
                  BurstOutcome& out) {
     Classified c[kChunk];
-    uint32_t v4[kChunk + 3];  // room for lookup_v4's padding
+    uint32_t v4[kChunk];
     uint8_t v6[kChunk][16];
     // Locals, not members of a struct whose address escapes: the compiler
     // keeps them in registers across the loop.
@@ -505,7 +497,7 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
     }
     for (; i < n; ++i) read(pkts[i], i);
     out.rx_bytes += bytes;
-    uint32_t v4_nh[kChunk + 3];
+    uint32_t v4_nh[kChunk];
     uint64_t v6_nh[kChunk];
     lookup_v4(w.router, v4, v4_nh, n4);
     if (n6) rte_fib6_lookup_bulk(w.router.fib6, v6, v6_nh, n6);

@@ -9,8 +9,9 @@
 #include <cstdint>
 #include <cstring>
 
+#include "ipv4_lookup.hpp"
+
 struct rte_fib6;
-struct rte_lpm;
 struct rte_rcu_qsbr;
 struct rte_ring;
 
@@ -55,8 +56,7 @@ constexpr uint32_t kUnreachableNextHop = 0;
 
 // The router's tables as a worker reads them (all shared, read-only).
 struct RouterView {
-    rte_lpm* lpm4 = nullptr;
-    const std::atomic<uint32_t>* default4 = nullptr;  // IPv4's default route, lpm4's misses
+    Ipv4Tables v4;
     rte_fib6* fib6 = nullptr;
     const NextHop* next_hops = nullptr;
     // kEcmpBuckets next-hop indexes per group, group slot after slot; a
