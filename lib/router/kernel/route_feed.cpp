@@ -126,6 +126,9 @@ Status RouteFeed::dump(uint16_t type, uint8_t family, const OnMessage& on_messag
 }
 
 Status RouteFeed::read_table(const OnMessage& on_message) {
+    while (mnl_socket_recvfrom(changes_, buffer_.data(), buffer_.size()) >= 0 || errno == ENOBUFS ||
+           errno == EINTR) {
+    }
     if (auto st = dump(RTM_GETNEXTHOP, AF_UNSPEC, on_message); !st) return st;
     for (const uint8_t family : {uint8_t(AF_INET), uint8_t(AF_INET6)})
         if (auto st = dump(RTM_GETROUTE, family, on_message); !st) return st;

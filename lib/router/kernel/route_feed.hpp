@@ -37,7 +37,11 @@ class RouteFeed {
     // overrun when the kernel dropped messages (read the table again).
     Read read_changes(unsigned budget, const OnMessage& on_message);
     // The whole table now: every next-hop object, then every route (IPv4,
-    // IPv6), each to on_message, blocking until the kernel is done.
+    // IPv6), each to on_message, blocking until the kernel is done. The
+    // changes queued before it are dropped first: the table holds them, and
+    // a socket that overran stays congested (the kernel drops every later
+    // change without a word) until its queue is read empty, so the changes
+    // made during the dump would be lost.
     Status read_table(const OnMessage& on_message);
 
   private:
