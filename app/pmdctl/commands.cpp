@@ -9,6 +9,7 @@
 #include "protocol.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
+#include "route_load.hpp"
 #include "table_columns.hpp"
 #include "version.hpp"
 
@@ -295,6 +296,17 @@ const Command kCommands[] = {
                  ->required()
                  ->check(kOneParameter);
          }},
+    {.words = {"route", "load"},
+     .help = "Router mode: add, replace and delete many routes from a file, in batches",
+     .asks = {&ep::kRouteBatch},
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_option("file", a.file,
+                            "One change a line: 'PREFIX via GATEWAY [port NAME]', 'PREFIX port "
+                            "NAME' or 'del PREFIX'; # comments")
+                 ->required();
+         },
+     .run = [](TelemetryClient& c, const CommandArgs& a) { run_route_load(c, a.file, a.json); }},
     {.words = {"log", "test"},
      .help = "Log one warning of the given length, to check the log channel end to end",
      .asks = {&ep::kLogTest},
@@ -389,7 +401,7 @@ const CommandGroup kGroups[] = {
      "Show ports, workers, pools, the plan, latency, xstats, the log channel, or the router's "
      "routes, neighbours and counters"},
     {"clear", "Clear counters"},
-    {"route", "Add or delete a route (router mode)"},
+    {"route", "Add, delete or load routes (router mode)"},
     {"log", "Check the emergency log channel"},
 };
 

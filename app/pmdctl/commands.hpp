@@ -24,6 +24,7 @@ struct CommandArgs {
     std::string prefix;             // route add / del
     std::vector<std::string> vias;  // route add --via, once per path
     std::string port;               // route add --port
+    std::string file;               // route load
     uint64_t bytes = 0;             // log test
     std::string columns;            // fields --columns
 };

@@ -27,9 +27,9 @@ inline constexpr auto kEndpoints = join<const Endpoint*>(
 
 // Every record kind, in docs/cli.md's order.
 inline constexpr const RecordSchema* kRecordSchemas[] = {
-    &kInfoRecord,   &kWorkerRecord, &kStatsRecord,     &kLatencyRecord,
-    &kPortRecord,   &kPoolRecord,   &kLogRecord,       &kLogTestRecord,
-    &kRouterRecord, &kRouteRecord,  &kNeighbourRecord, &kResultRecord,
+    &kInfoRecord,      &kWorkerRecord,     &kStatsRecord,   &kLatencyRecord, &kPortRecord,
+    &kPoolRecord,      &kLogRecord,        &kLogTestRecord, &kRouterRecord,  &kRouteRecord,
+    &kNeighbourRecord, &kRouteBatchRecord, &kResultRecord,
 };
 
 // The records a scrape turns into metrics, in the order the exporter reads

@@ -7,6 +7,7 @@
 #include <array>
 #include <compare>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,23 @@ struct IpPrefix {
     // same network, so that tables keyed by prefix list as `show routes`
     // does. Host bits count: compare network()s to compare routes.
     auto operator<=>(const IpPrefix&) const = default;
+};
+
+// For hash tables of prefixes (the router's kernel table, its routes by
+// gateway): a million of them, where a tree's O(log n) cache misses cost
+// microseconds a change.
+struct IpPrefixHash {
+    size_t operator()(const IpPrefix& p) const noexcept {
+        uint64_t hi, lo;
+        std::memcpy(&hi, p.address.bytes.data(), 8);
+        std::memcpy(&lo, p.address.bytes.data() + 8, 8);
+        // Two odd multipliers (splitmix64's), folded: every byte reaches the
+        // top bits, which an unordered_map's modulo keeps.
+        uint64_t h =
+            (hi ^ (uint64_t(p.length) << 56 | uint64_t(p.address.family))) * 0x9e3779b97f4a7c15ULL;
+        h ^= (lo + (h >> 29)) * 0xbf58476d1ce4e5b9ULL;
+        return size_t(h ^ (h >> 32));
+    }
 };
 
 // The address, or nullopt with *why set to what is wrong with the text.

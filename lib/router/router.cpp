@@ -150,6 +150,7 @@ void Router::poll(uint64_t now) {
     apply(actions_);
     tables_->reclaim();
     log_neighbour_pressure(now);
+    log_kernel_routes_refused(now);
 }
 
 // Each punt counted by its reason, then handled by the file of its kind.

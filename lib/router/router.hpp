@@ -23,6 +23,8 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "config.hpp"
@@ -84,6 +86,19 @@ struct RoutePath {
     std::string port;  // "": the port whose subnet holds via
 };
 
+// One change of a batch (pmdctl route load): an add or replace with one
+// path, or a delete.
+struct RouteChange {
+    IpPrefix prefix;
+    bool remove = false;
+    RoutePath path;
+};
+struct RouteBatchResult {
+    uint64_t added = 0, deleted = 0, refused = 0;
+    size_t first_refused = 0;  // the first refused change's index, when any
+    std::string error;         // and why
+};
+
 class Router {
   public:
     // ports: by config port index. workers: RCU ids and punt rings 0..n-1.
@@ -110,6 +125,9 @@ class Router {
     // Several paths: an equal-cost route, each path a gateway (l3.max_ecmp_groups).
     Status add_route(const IpPrefix& prefix, const std::vector<RoutePath>& paths);
     Status delete_route(const IpPrefix& prefix);
+    // Changes in order under one hold of the lock: a refused one is
+    // counted and the rest go on.
+    RouteBatchResult apply_route_changes(std::span<const RouteChange> changes);
     // Routes first .. first + max in prefix order, and how many there are:
     // telemetry asks a page at a time, and the lock is held for one page.
     std::vector<RouteInfo> routes(size_t first = 0, size_t max = SIZE_MAX,
@@ -122,6 +140,8 @@ class Router {
     void poll(uint64_t now_ms);
 
   private:
+    Status add_route_locked(const IpPrefix& prefix, const std::vector<RoutePath>& paths);
+    Status delete_route_locked(const IpPrefix& prefix);
     enum class Origin : uint8_t { connected, local, neighbour, static_route, runtime, kernel };
     // The paths of equal-cost routes, one group per set of paths, shared by
     // every route with that set: the group's next hop in the workers'
@@ -216,6 +236,9 @@ class Router {
     void kernel_message(const nlmsghdr* message);
     void settle_kernel_prefix(const IpPrefix& prefix);
     void settle_dirty_kernel_prefixes();
+    // kernel_table_'s changes, its index by next-hop object kept with it.
+    void hold_kernel_route(const KernelRoute& route);
+    void drop_kernel_route(const IpPrefix& prefix);
     // May make the route's equal-cost group.
     std::optional<RibRoute> rib_route_of(const KernelRoute& route, KernelRouteSkip& why);
     int port_of_ifindex(unsigned ifindex) const;
@@ -225,6 +248,7 @@ class Router {
     void handle_unresolved(rte_mbuf* m, uint64_t now_ms);
     void apply(std::vector<NeighbourAction>& actions);
     void log_neighbour_pressure(uint64_t now_ms);
+    void log_kernel_routes_refused(uint64_t now_ms);
     void neighbour_installed(const NeighbourKey& key, const MacAddr& mac);
     void neighbour_removed(const NeighbourKey& key);
     void send_request(const NeighbourKey& key, std::optional<MacAddr> unicast);
@@ -250,7 +274,7 @@ class Router {
     // The routes through each gateway (static, runtime and kernel routes
     // with a via): what a neighbour that resolves, changes or goes re-points,
     // without a walk of the whole RIB. Kept by install() and forget().
-    std::map<NeighbourKey, std::set<IpPrefix>> routes_via_;
+    std::map<NeighbourKey, std::unordered_set<IpPrefix, IpPrefixHash>> routes_via_;
     // Where the last page of routes() ended: the next page starts there by
     // one lookup, not a walk from the first route (a full table is
     // thousands of pages).
@@ -268,12 +292,19 @@ class Router {
     uint64_t link_checked_ms_ = 0;
     // The kernel table as last read: its routes (the lowest metric of each
     // prefix), its next-hop objects, and prefixes whose RIB entry is due.
-    std::map<IpPrefix, KernelRoute> kernel_table_;
+    std::unordered_map<IpPrefix, KernelRoute, IpPrefixHash> kernel_table_;
+    // The kernel routes through each next-hop object: a change to one
+    // settles its routes without a pass over a full table.
+    std::unordered_map<uint32_t, std::unordered_set<IpPrefix, IpPrefixHash>>
+        kernel_routes_by_object_;
     std::map<uint32_t, KernelNextHopObject> kernel_next_hops_;
     std::vector<IpPrefix> kernel_dirty_;
     RouterCounters counters_;
     NeighbourCounters pressure_logged_;  // the neighbour counters when last logged
     uint64_t pressure_logged_ms_ = 0;
+    // Kernel routes refused (a full table): one line at most every 10 s.
+    uint64_t kernel_refused_logged_ = 0, kernel_refused_logged_ms_ = 0;
+    std::string kernel_refused_last_;
 
     std::thread thread_;
     std::atomic<bool> stop_{false};

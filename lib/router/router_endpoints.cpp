@@ -47,6 +47,8 @@ RouterEndpoints::RouterEndpoints(Router& router, std::vector<std::string> port_n
                            [this](std::string_view p, Reply& r) { return route_add(p, r); });
     bindings_.emplace_back(kRouteDel,
                            [this](std::string_view p, Reply& r) { return route_del(p, r); });
+    bindings_.emplace_back(kRouteBatch,
+                           [this](std::string_view p, Reply& r) { return route_batch(p, r); });
 }
 
 // A page from the router, so the control path waits for one page only.
@@ -142,6 +144,82 @@ int RouterEndpoints::route_del(std::string_view params, Reply& reply) {
     spdlog::debug("route {} deleted", prefix->to_string());
     deleted_.fetch_add(1, std::memory_order_relaxed);
     reply.record(result_record(("route " + prefix->to_string() + " deleted").c_str()));
+    return 0;
+}
+
+// /pmdfwd/route_batch,=via[,port];+prefix;-prefix;...: the changes in
+// order. An item that does not parse is refused where it stands, as the
+// router refuses a change it cannot make, so the count and the first
+// refusal's position (its item, 0 up) cover both.
+int RouterEndpoints::route_batch(std::string_view params, Reply& reply) {
+    if (params.empty()) return -EINVAL;
+    std::vector<RouteChange> changes;
+    std::vector<size_t> item_of;  // each change's item
+    std::optional<RoutePath> path;
+    size_t item_index = 0, bad_at = 0, bad = 0;
+    std::string bad_why;
+    const auto refuse = [&](std::string why) {
+        if (bad++ == 0) {
+            bad_at = item_index;
+            bad_why = std::move(why);
+        }
+    };
+    size_t from = 0;
+    for (; from <= params.size(); ++item_index) {
+        size_t end = params.find(';', from);
+        if (end == std::string_view::npos) end = params.size();
+        const std::string_view item = params.substr(from, end - from);
+        from = end + 1;
+        std::string why;
+        if (item.size() < 2) {
+            refuse("an empty or one-character item '" + std::string(item) + "'");
+        } else if (item[0] == '=') {
+            const auto words = split_params(item.substr(1));
+            path.reset();
+            if (words.empty() || words.size() > 2) {
+                refuse("'" + std::string(item) + "': =via[,port]");
+                continue;
+            }
+            RoutePath p;
+            if (words[0] != "-") p.via = parse_ip_address(words[0], &why);
+            if (words[0] != "-" && !p.via) {
+                refuse(why);
+                continue;
+            }
+            if (words.size() == 2) p.port = words[1];
+            path = std::move(p);
+        } else if (item[0] == '+' || item[0] == '-') {
+            const auto prefix = parse_ip_prefix(item.substr(1), &why);
+            if (!prefix)
+                refuse(why);
+            else if (item[0] == '+' && !path)
+                refuse("'" + std::string(item) + "': no path before it (=via[,port])");
+            else {
+                changes.push_back({*prefix, item[0] == '-', item[0] == '+' ? *path : RoutePath{}});
+                item_of.push_back(item_index);
+            }
+        } else {
+            refuse("'" + std::string(item) + "': not =via, +prefix or -prefix");
+        }
+    }
+    RouteBatchResult r = router_.apply_route_changes(changes);
+    if (r.refused) r.first_refused = item_of[r.first_refused];
+    // An item that did not parse comes first when it stood earlier.
+    if (bad && (r.refused == 0 || bad_at < r.first_refused)) {
+        r.first_refused = bad_at;
+        r.error = bad_why;
+    }
+    r.refused += bad;
+    added_.fetch_add(r.added, std::memory_order_relaxed);
+    deleted_.fetch_add(r.deleted, std::memory_order_relaxed);
+    const RecordSchema& t = kRouteBatchRecord;
+    Record rec(t);
+    rec.set(t.at("added"), r.added);
+    rec.set(t.at("deleted"), r.deleted);
+    rec.set(t.at("refused"), r.refused);
+    rec.set(t.at("first_refused"), uint64_t(r.refused ? r.first_refused : 0));
+    rec.set(t.at("refusal"), r.refused ? r.error : std::string("-"));
+    reply.record(rec);
     return 0;
 }
 

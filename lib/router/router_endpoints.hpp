@@ -32,6 +32,7 @@ class RouterEndpoints {
     int neighbours(std::string_view params, Reply& reply) const;
     int route_add(std::string_view params, Reply& reply);
     int route_del(std::string_view params, Reply& reply);
+    int route_batch(std::string_view params, Reply& reply);
 
     Router& router_;
     const std::vector<std::string> port_names_;

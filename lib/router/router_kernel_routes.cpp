@@ -122,7 +122,7 @@ void Router::settle_kernel_prefix(const IpPrefix& prefix) {
         return;  // the same route: nothing to change
     if (auto st = install(*wanted); !st) {
         counters_.kernel_routes_refused++;
-        spdlog::warn("l3: kernel route {}: {}", prefix.to_string(), st.error().message);
+        kernel_refused_last_ = prefix.to_string() + ": " + st.error().message;
         return;
     }
     counters_.kernel_routes_added++;
@@ -145,9 +145,10 @@ void Router::kernel_message(const nlmsghdr* message) {
         else
             kernel_next_hops_[id] = nh->object;
         // Routes through them follow them.
-        for (const auto& [prefix, route] : kernel_table_)
-            if (std::find(changed.begin(), changed.end(), route.nexthop_id) != changed.end())
-                kernel_dirty_.push_back(prefix);
+        for (const uint32_t object : changed)
+            if (const auto it = kernel_routes_by_object_.find(object);
+                it != kernel_routes_by_object_.end())
+                kernel_dirty_.insert(kernel_dirty_.end(), it->second.begin(), it->second.end());
         return;
     }
     const auto parsed = parse_route_message(message, cfg_.l3.kernel_routes_table);
@@ -162,12 +163,36 @@ void Router::kernel_message(const nlmsghdr* message) {
         // The kernel keeps several routes to a prefix only by metric; the
         // one removed is the one held unless its metric says otherwise.
         if (it == kernel_table_.end() || it->second.metric != c.route.metric) return;
-        kernel_table_.erase(it);
+        drop_kernel_route(c.route.prefix);
     } else {
         if (it != kernel_table_.end() && it->second.metric < c.route.metric) return;
-        kernel_table_[c.route.prefix] = c.route;
+        hold_kernel_route(c.route);
     }
     kernel_dirty_.push_back(c.route.prefix);
+}
+
+void Router::hold_kernel_route(const KernelRoute& route) {
+    auto [it, fresh] = kernel_table_.try_emplace(route.prefix, route);
+    if (!fresh) {
+        if (it->second.nexthop_id == route.nexthop_id) {
+            it->second = route;
+            return;
+        }
+        drop_kernel_route(route.prefix);
+        it = kernel_table_.emplace(route.prefix, route).first;
+    }
+    if (route.nexthop_id) kernel_routes_by_object_[route.nexthop_id].insert(route.prefix);
+}
+
+void Router::drop_kernel_route(const IpPrefix& prefix) {
+    const auto it = kernel_table_.find(prefix);
+    if (it == kernel_table_.end()) return;
+    if (const uint32_t object = it->second.nexthop_id) {
+        const auto by = kernel_routes_by_object_.find(object);
+        if (by != kernel_routes_by_object_.end() && by->second.erase(prefix) && by->second.empty())
+            kernel_routes_by_object_.erase(by);
+    }
+    kernel_table_.erase(it);
 }
 
 void Router::settle_dirty_kernel_prefixes() {
@@ -180,12 +205,15 @@ void Router::settle_dirty_kernel_prefixes() {
 Status Router::reread_kernel_routes() {
     const uint64_t start = now_us();
     auto previous = std::move(kernel_table_);
+    auto previous_by_object = std::move(kernel_routes_by_object_);
     kernel_table_.clear();
+    kernel_routes_by_object_.clear();
     kernel_next_hops_.clear();
     kernel_dirty_.clear();
     const Status st = route_feed_->read_table([this](const nlmsghdr* m) { kernel_message(m); });
     if (!st) {
         kernel_table_ = std::move(previous);
+        kernel_routes_by_object_ = std::move(previous_by_object);
         return st;
     }
     kernel_dirty_.clear();
@@ -196,6 +224,22 @@ Status Router::reread_kernel_routes() {
     counters_.kernel_routes_rereads++;
     counters_.kernel_routes_sync_ns = (now_us() - start) * 1000;
     return Ok{};
+}
+
+// A table too small for the kernel's refuses route after route: the
+// operator hears of it at most every 10 s, with the count and the last.
+void Router::log_kernel_routes_refused(uint64_t now) {
+    constexpr uint64_t kRefusedLogPeriodMs = 10000;
+    const uint64_t refused = counters_.kernel_routes_refused - kernel_refused_logged_;
+    if (refused == 0 ||
+        (kernel_refused_logged_ms_ && now < kernel_refused_logged_ms_ + kRefusedLogPeriodMs))
+        return;
+    spdlog::warn(
+        "l3: {} kernel route(s) refused since the last report (kernel_routes_refused), "
+        "the last: {}",
+        refused, kernel_refused_last_);
+    kernel_refused_logged_ = counters_.kernel_routes_refused;
+    kernel_refused_logged_ms_ = now;
 }
 
 void Router::poll_kernel_routes() {

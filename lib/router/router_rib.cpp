@@ -187,6 +187,36 @@ Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
 // running table knows: a neighbour's host route is the neighbour's.
 Status Router::add_route(const IpPrefix& prefix, const std::vector<RoutePath>& paths) {
     std::lock_guard lock(mutex_);
+    return add_route_locked(prefix, paths);
+}
+
+Status Router::delete_route(const IpPrefix& prefix) {
+    std::lock_guard lock(mutex_);
+    return delete_route_locked(prefix);
+}
+
+RouteBatchResult Router::apply_route_changes(std::span<const RouteChange> changes) {
+    std::lock_guard lock(mutex_);
+    RouteBatchResult r;
+    std::vector<RoutePath> one(1);
+    for (size_t i = 0; i < changes.size(); ++i) {
+        const RouteChange& c = changes[i];
+        one[0] = c.path;
+        const Status st =
+            c.remove ? delete_route_locked(c.prefix) : add_route_locked(c.prefix, one);
+        if (st) {
+            ++(c.remove ? r.deleted : r.added);
+            continue;
+        }
+        if (r.refused++ == 0) {
+            r.first_refused = i;
+            r.error = st.error().message;
+        }
+    }
+    return r;
+}
+
+Status Router::add_route_locked(const IpPrefix& prefix, const std::vector<RoutePath>& paths) {
     if (paths.empty()) return make_error("a route needs a gateway or a port");
     if (paths.size() > kMaxEcmpPaths)
         return make_error("a route has at most " + std::to_string(kMaxEcmpPaths) + " paths");
@@ -219,8 +249,7 @@ Status Router::add_route(const IpPrefix& prefix, const std::vector<RoutePath>& p
     return install(route);
 }
 
-Status Router::delete_route(const IpPrefix& prefix) {
-    std::lock_guard lock(mutex_);
+Status Router::delete_route_locked(const IpPrefix& prefix) {
     const auto it = rib_.find(prefix);
     if (it == rib_.end()) return make_error("no route " + prefix.to_string());
     if (it->second.origin != Origin::static_route && it->second.origin != Origin::runtime)

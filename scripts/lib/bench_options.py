@@ -31,7 +31,7 @@ options:
   --warmup S         seconds of traffic before the window opens (default {warmup})
   --setups LIST      set-ups to run (default {setups})
   --comparisons LIST patch,patch-nolen,l2,handoff,netlog,latency,color,poll,capture,
-                     metrics,l3,l3-v6,l3-routes,fib,exception (default {comparisons})
+                     metrics,l3,l3-v6,l3-routes,fib,exception,full-table (default {comparisons})
                      patch-nolen: pmdfwd patch with [forward] read_lengths =
                      false (no frame read: no byte counts, no oversize test,
                      testpmd io's own work) against testpmd io. Target >= 1.0x.
@@ -62,6 +62,14 @@ options:
                      a namespace, to a daemon on the box and to a host
                      routed by the workers, --pairs rounds
                      (scripts/lib/bench_exception.sh; runs once). No target.
+                     full-table: scripts/full-table's 1,000,000 IPv4 and
+                     200,000 IPv6 routes into a kernel table pmdfwd mirrors
+                     while its worker forwards flows through unchanged
+                     routes: the load's lag behind the kernel, --pairs rounds
+                     of --window s without and with churn (updates a second,
+                     rate B/A, drops), a forced overrun's re-read, and pmdctl
+                     route load (scripts/lib/bench_full_table.sh; runs once).
+                     Targets: lag <= 10 s, B/A >= 0.95, no drop.
                      handoff-steps: a handoff's cost step by step, and each
                      pool's return path with no forwarding around it
                      (build/test/handoff_bench: lcore A on cpu {main_cpu} hands
@@ -145,6 +153,7 @@ SETUP_NAMES = ("null", "null-huge", "pcap", "pcap-huge")
 # Every comparison the command line takes, in the order the error message lists them.
 COMPARISON_NAMES = ("patch", "patch-nolen", "l2", "handoff", "netlog", "latency", "color", "poll",
                     "capture", "metrics", "l3", "l3-v6", "l3-routes", "fib", "exception",
+                    "full-table",
                     "handoff-steps",
                     "base-patch", "base-l2", "base-l3")
 # Options with a value: option -> attribute.

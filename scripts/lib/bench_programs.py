@@ -1,7 +1,7 @@
 """The comparisons that are programs of their own and run once, not per
 set-up: the log channel's send latency (netlog), the router's lookup (fib),
-a handoff step by step (handoff-steps), the poll modes (poll) and the
-router's exception path (exception)."""
+a handoff step by step (handoff-steps), the poll modes (poll), the
+router's exception path (exception) and a full table (full-table)."""
 import os
 import re
 
@@ -10,7 +10,7 @@ from bench_common import MAIN_CPU, WORKER_CPU, die, log
 from bench_peers import SetUp
 
 # Run once before the set-ups, not in each of them.
-ONCE_ONLY = ("netlog", "poll", "fib", "handoff-steps", "exception")
+ONCE_ONLY = ("netlog", "poll", "fib", "handoff-steps", "exception", "full-table")
 
 
 class Outputs:
@@ -22,9 +22,11 @@ class Outputs:
         self.steps = f"{paths.out}/handoff-steps.txt"
         self.poll = f"{paths.out}/poll.txt"
         self.exception = f"{paths.out}/exception.txt"
+        self.full_table = f"{paths.out}/full-table.txt"
 
     def clear(self):
-        for path in (self.netlog, self.fib, self.steps, self.poll, self.exception):
+        for path in (self.netlog, self.fib, self.steps, self.poll, self.exception,
+                     self.full_table):
             if os.path.exists(path):
                 os.remove(path)
 
@@ -137,6 +139,18 @@ def run_exception(paths, opts, outputs: Outputs, wait_idle):
         die(f"bench_exception.sh failed; see {paths.out}/logs/exception.log")
 
 
+def run_full_table(paths, opts, outputs: Outputs, wait_idle):
+    """A full Internet table through the kernel while the flows go on: its
+    own script."""
+    wait_idle()
+    log(f"full-table: 1,200,000 kernel routes, {opts.pairs} churn rounds of {opts.window} s")
+    with open(outputs.full_table, "wb") as out, open(f"{paths.logs}/full-table.log", "wb") as err:
+        common.run([f"{paths.root}/scripts/lib/bench_full_table.sh", paths.build, str(opts.pairs),
+                    str(opts.window)], stdout=out, stderr=err)
+    if count_lines(outputs.full_table, r"churn medians") == 0:
+        die(f"bench_full_table.sh failed; see {paths.out}/logs/full-table.log")
+
+
 def run_once_only(paths, opts, outputs: Outputs, hugepages, wait_idle):
     """Those of the once-only comparisons asked for, in their fixed order."""
     comps = opts.comparison_list
@@ -151,4 +165,6 @@ def run_once_only(paths, opts, outputs: Outputs, hugepages, wait_idle):
         run_poll(paths, opts, outputs, wait_idle)
     if "exception" in comps:
         run_exception(paths, opts, outputs, wait_idle)
+    if "full-table" in comps:
+        run_full_table(paths, opts, outputs, wait_idle)
 

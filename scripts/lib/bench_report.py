@@ -99,6 +99,9 @@ def write_results(paths, opts, art, outputs, runs: str, started: str) -> int:
     if exception:
         parts += ["\n", "router exception path (scripts/lib/bench_exception.sh, kernel "
                         "interface against the workers)\n", exception]
+    full_table = read_text(outputs.full_table)
+    if full_table:
+        parts += ["\n", "full table (scripts/lib/bench_full_table.sh)\n", full_table]
     poll = read_text(outputs.poll)
     if poll:
         parts += ["\n", poll]

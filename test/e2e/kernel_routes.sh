@@ -5,10 +5,12 @@
 # kernel gets through a port's kernel interface carries traffic through
 # pmdfwd's workers (their counters, not the kernel's), and stops when the
 # kernel's route goes; a pmdctl route takes precedence over the kernel's
-# and gives the prefix back when deleted; 2000 routes added with
+# and gives the prefix back when deleted; 100,000 routes added with
 # `ip -batch` while pmdfwd is stopped (SIGSTOP) overrun its socket, and
 # after SIGCONT pmdfwd reads the table again and holds exactly the kernel's
-# routes (`ip -j route show table N` against `pmdctl --json show routes`).
+# routes (`ip -j route show table N` against `pmdctl --json show routes`);
+# then every one of them deleted with `ip -batch` while pmdfwd runs, change
+# by change, and none is left.
 # Usage: kernel_routes.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -26,8 +28,9 @@ trap cleanup EXIT
 v4() { echo "10.82.$1.$2"; }
 v6() { echo "2001:db8:82:$1::$2"; }
 
+# Room for the 100,000 routes below (IPv6 small: its groups cost memory).
 kernel_rig_config "$PREFIX" "kernel_routes = { table = $TABLE, receive_buffer_kb = 256 }" \
-  >"$WORK/cfg.toml"
+  "max_routes = 131072" "max_routes_v6 = 4096" >"$WORK/cfg.toml"
 
 # Before start, routes pmdfwd cannot mirror: a blackhole, one out of lo.
 ip route add blackhole 10.82.99.0/24 table "$TABLE"
@@ -76,11 +79,11 @@ ip netns exec "${NS[0]}" ping -c 2 -i 0.3 -W 1 10.82.9.1 >"$WORK/ping-deleted.tx
 check "and a -> 10.82.9.1 no longer reaches b (net unreachable)" \
   grep -q "Destination Net Unreachable" "$WORK/ping-deleted.txt"
 
-# An overrun: pmdfwd stopped while 2000 routes arrive, more than its socket
-# holds; it notices, reads the table again and converges.
+# An overrun: pmdfwd stopped while 100,000 routes arrive, more than its
+# socket holds; it notices, reads the table again and converges.
 rereads=$(router_field kernel_routes_rereads)
-for i in $(seq 0 1999); do
-  echo "route add 10.83.$((i / 250)).$((i % 250))/32 via $(v4 1 2) dev ${KI[1]} table $TABLE"
+for i in $(seq 0 99999); do
+  echo "route add 10.$((84 + i / 65536)).$((i / 256 % 256)).$((i % 256))/32 via $(v4 1 2) dev ${KI[1]} table $TABLE"
 done >"$WORK/batch.txt"
 kill -STOP "$PMDFWD_PID"
 ip -batch "$WORK/batch.txt"
@@ -106,6 +109,22 @@ converged; rc=$?
 check "pmdfwd's kernel routes are the kernel table's ($(cat "$WORK/compare.txt"))" test "$rc" = 0
 check "a -> b still routed after the overrun" \
   routed_by_workers "$PMDCTL" "$PREFIX" ping_ok "$(v4 1 2)"
+
+# And every one of them deleted while pmdfwd runs.
+removed=$(router_field kernel_routes_removed)
+sed 's/^route add \([^ ]*\) .*/route del \1 table '"$TABLE"'/' "$WORK/batch.txt" >"$WORK/del.txt"
+ip -batch "$WORK/del.txt"
+all_removed() {
+  for _ in $(seq 100); do
+    (($(router_field kernel_routes_removed) - removed >= 100000)) && return 0
+    sleep 0.2
+  done
+  return 1
+}
+check "the 100,000 deletes reached pmdfwd (kernel_routes_removed)" all_removed
+converged; rc=$?
+check "and pmdfwd's kernel routes are the kernel table's again ($(cat "$WORK/compare.txt"))" \
+  test "$rc" = 0
 
 finish_pmdfwd
 summary

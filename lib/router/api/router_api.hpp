@@ -122,6 +122,21 @@ static_assert(kRouterRecord.group("echo_rejected").size() == kEchoRejectCount - 
 static_assert(kRouterRecord.group("icmp_errors_vetoed_by").size() == kIcmpErrorVetoCount - 1);
 static_assert(kRouterRecord.group("kernel_routes_skipped").size() == kKernelRouteSkipCount - 1);
 
+namespace fields {
+inline constexpr Field kRouteBatchFields[] = {
+    {"added", Unit::none, Kind::gauge, "routes this batch added or replaced"},
+    {"deleted", Unit::none, Kind::gauge, "routes this batch deleted"},
+    {"refused", Unit::none, Kind::gauge,
+     "changes of this batch refused; every other change was applied"},
+    {"first_refused", Unit::none, Kind::gauge,
+     "the position of the first item refused, 0 up among the batch's items; 0 when none was"},
+    {"refusal", Unit::none, Kind::info, "why the first refused item was refused; - when none was"},
+};
+}  // namespace fields
+
+inline constexpr RecordSchema kRouteBatchRecord{
+    "route_batch", "Router mode (l3) only: what one batch of route changes did.",
+    fields::kRouteBatchFields};
 inline constexpr RecordSchema kRouteRecord{
     "route", "Router mode (l3) only: one route of the routing table.", fields::kRouteFields};
 inline constexpr RecordSchema kNeighbourRecord{
@@ -189,8 +204,24 @@ inline constexpr Endpoint kRouteDel{
     .returns = "router mode: `{\"result\": \"route P deleted\"}` or `{\"error\": \"...\"}`",
     .unserved = kNotRouter};
 
-inline constexpr const Endpoint* kRouterEndpoints[] = {&kRoutes, &kNeighbours, &kRouter, &kRouteAdd,
-                                                       &kRouteDel};
+inline constexpr Endpoint kRouteBatch{
+    .path = "/pmdfwd/route_batch",
+    .help =
+        "Router mode: many route changes under one hold of the lock (pmdctl route load). "
+        "Parameters: items separated by ';'",
+    .shape = Shape::record,
+    .schema = &kRouteBatchRecord,
+    .parameter =
+        "items separated by `;`: `=via[,port]` (or `=-,port`, on-link) sets the path of the "
+        "adds after it, `+prefix` adds or replaces a route over that path, `-prefix` deletes a "
+        "static or added route",
+    .returns =
+        "router mode: how many were added, deleted and refused, and the first refusal: "
+        "`/pmdfwd/route_batch,=10.52.2.2;+10.53.0.0/24;+10.54.0.0/24;-10.55.0.0/24`",
+    .unserved = kNotRouter};
+
+inline constexpr const Endpoint* kRouterEndpoints[] = {&kRoutes,   &kNeighbours, &kRouter,
+                                                       &kRouteAdd, &kRouteDel,   &kRouteBatch};
 
 }  // namespace endpoints
 

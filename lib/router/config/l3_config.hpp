@@ -96,12 +96,14 @@ inline uint32_t ipv6_routes(const L3Config& c) {
 
 // Groups of 256 entries for prefixes longer than /24. IPv4 needs one per
 // /24 that holds a longer prefix (a neighbour's host route, say): at most
-// one per route, and full tables hold few. The IPv6 trie needs one per
-// distinct upper bytes past the 24th bit: a /48 up to three, shared with
-// the routes that share those bytes. Up to 65536 IPv6 routes: five a route,
-// at most 32767, which two-byte entries index (16 MiB); past that, four-byte
-// entries and 1.25 a route, where the synthetic full table (scripts/
-// full-table) needs 0.95 (docs/config.md).
+// one per route, and full tables hold few. The IPv6 trie uses one per
+// distinct upper bytes past the 24th bit, shared by the routes that share
+// them, but refuses an add unless it can reserve one per byte past the
+// route's cover of /25 or longer (or past /24), shared or not: a /48
+// reserves three. Up to 65536 IPv6 routes: five a route, at most 32767,
+// which two-byte entries index (16 MiB); past that, four-byte entries and
+// 2.5 a route, where the synthetic full table (scripts/full-table --stats)
+// reserves 2.27 and uses 0.95 (docs/config.md).
 constexpr uint32_t kMinRouteGroups = 256;
 constexpr uint32_t kMaxShortRouteGroups = 32767;
 inline uint32_t ipv4_groups(const L3Config& c) {
@@ -109,7 +111,7 @@ inline uint32_t ipv4_groups(const L3Config& c) {
 }
 inline uint32_t ipv6_groups(const L3Config& c) {
     const uint64_t routes = ipv6_routes(c);
-    if (routes > 65536) return uint32_t(routes * 5 / 4);
+    if (routes > 65536) return uint32_t(routes * 5 / 2);
     return uint32_t(std::clamp<uint64_t>(routes * 5, kMinRouteGroups, kMaxShortRouteGroups));
 }
 
