@@ -185,7 +185,10 @@ class Router {
     Status program_config();
     // Every change to rib_ goes through these two: they keep the groups'
     // route counts, and retire a group no route uses.
-    Status install(RibRoute route);
+    // `held`: the prefix's RIB entry when the caller has it (a change of a
+    // million-route table pays each tree walk), else found here.
+    Status install(RibRoute route,
+                   std::optional<std::map<IpPrefix, RibRoute>::iterator> held = std::nullopt);
     void forget(std::map<IpPrefix, RibRoute>::iterator route);
     void index_gateway(const RibRoute& r);
     void unindex_gateway(const RibRoute& r);

@@ -127,28 +127,29 @@ def run_poll(paths, opts, outputs: Outputs, wait_idle):
         die(f"bench_poll.py failed; see {paths.out}/logs/poll.log")
 
 
+def run_round_script(paths, opts, output: str, name: str, done_pattern: str, wait_idle):
+    """A comparison that is a script of its own, run with the build, --pairs
+    and --window: its output is the results' text; done_pattern proves it
+    finished."""
+    wait_idle()
+    with open(output, "wb") as out, open(f"{paths.logs}/{name}.log", "wb") as err:
+        common.run([f"{paths.root}/scripts/lib/bench_{name.replace('-', '_')}.sh", paths.build,
+                    str(opts.pairs), str(opts.window)], stdout=out, stderr=err)
+    if count_lines(output, done_pattern) == 0:
+        die(f"bench_{name.replace('-', '_')}.sh failed; see {paths.out}/logs/{name}.log")
+
+
 def run_exception(paths, opts, outputs: Outputs, wait_idle):
     """The router's exception path (a port's kernel interface) against the
-    workers' path: TCP and UDP round trips, its own script."""
-    wait_idle()
+    workers' path: TCP and UDP round trips."""
     log(f"exception: kernel interface against the workers, {opts.pairs} rounds")
-    with open(outputs.exception, "wb") as out, open(f"{paths.logs}/exception.log", "wb") as err:
-        common.run([f"{paths.root}/scripts/lib/bench_exception.sh", paths.build, str(opts.pairs),
-                    str(opts.window)], stdout=out, stderr=err)
-    if count_lines(outputs.exception, r"^exception path") == 0:
-        die(f"bench_exception.sh failed; see {paths.out}/logs/exception.log")
+    run_round_script(paths, opts, outputs.exception, "exception", r"^exception path", wait_idle)
 
 
 def run_full_table(paths, opts, outputs: Outputs, wait_idle):
-    """A full Internet table through the kernel while the flows go on: its
-    own script."""
-    wait_idle()
+    """A full Internet table through the kernel while the flows go on."""
     log(f"full-table: 1,200,000 kernel routes, {opts.pairs} churn rounds of {opts.window} s")
-    with open(outputs.full_table, "wb") as out, open(f"{paths.logs}/full-table.log", "wb") as err:
-        common.run([f"{paths.root}/scripts/lib/bench_full_table.sh", paths.build, str(opts.pairs),
-                    str(opts.window)], stdout=out, stderr=err)
-    if count_lines(outputs.full_table, r"churn medians") == 0:
-        die(f"bench_full_table.sh failed; see {paths.out}/logs/full-table.log")
+    run_round_script(paths, opts, outputs.full_table, "full-table", r"churn medians", wait_idle)
 
 
 def run_once_only(paths, opts, outputs: Outputs, hugepages, wait_idle):
