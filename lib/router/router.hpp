@@ -162,6 +162,7 @@ class Router {
         EcmpGroup* group = nullptr;    // an equal-cost route's paths
         uint32_t next_hop = kUnreachableNextHop;
     };
+    using Rib = std::unordered_map<IpPrefix, RibRoute, IpPrefixHash>;
     struct Adjacency {  // the forward next hop of a resolved neighbour
         uint32_t next_hop = kUnreachableNextHop;
         MacAddr mac;
@@ -187,9 +188,8 @@ class Router {
     // route counts, and retire a group no route uses.
     // `held`: the prefix's RIB entry when the caller has it (a change of a
     // million-route table pays each tree walk), else found here.
-    Status install(RibRoute route,
-                   std::optional<std::map<IpPrefix, RibRoute>::iterator> held = std::nullopt);
-    void forget(std::map<IpPrefix, RibRoute>::iterator route);
+    Status install(RibRoute route, std::optional<Rib::iterator> held = std::nullopt);
+    void forget(Rib::iterator route);
     void index_gateway(const RibRoute& r);
     void unindex_gateway(const RibRoute& r);
     // Every route through a gateway again, after its neighbour changed.
@@ -272,8 +272,12 @@ class Router {
     std::unique_ptr<RouteFeed> route_feed_;                     // with l3.kernel_routes
 
     mutable std::mutex mutex_;  // everything below, and every change to tables_
-    // By family, address, then length: the order routes() lists them in.
-    std::map<IpPrefix, RibRoute> rib_;
+    // Every route by prefix, hashed: a kernel change at a million routes
+    // looks its prefix up with a miss or two, not a tree walk's twenty. The
+    // prefixes in order (family, address, length) are what routes() lists
+    // by; a route that only changes leaves the order as it is.
+    Rib rib_;
+    std::set<IpPrefix> rib_order_;
     // The routes through each gateway (static, runtime and kernel routes
     // with a via): what a neighbour that resolves, changes or goes re-points,
     // without a walk of the whole RIB. Kept by install() and forget().

@@ -93,8 +93,7 @@ uint32_t Router::next_hop_for(const RibRoute& r) const {
     return resolve_hops_[size_t(r.port)];
 }
 
-Status Router::install(RibRoute route,
-                       std::optional<std::map<IpPrefix, RibRoute>::iterator> held) {
+Status Router::install(RibRoute route, std::optional<Rib::iterator> held) {
     route.next_hop = next_hop_for(route);
     if (auto st = tables_->set_route(route.prefix, route.next_hop); !st) {
         release_group(route.group);  // made for this route, if no other uses it
@@ -102,6 +101,7 @@ Status Router::install(RibRoute route,
     }
     auto [it, fresh] = held && *held != rib_.end() ? std::pair{*held, false}
                                                    : rib_.try_emplace(route.prefix, route);
+    if (fresh) rib_order_.insert(route.prefix);
     EcmpGroup* const was = fresh ? nullptr : it->second.group;
     if (!fresh) unindex_gateway(it->second);
     it->second = route;
@@ -116,9 +116,10 @@ Status Router::install(RibRoute route,
     return Ok{};
 }
 
-void Router::forget(std::map<IpPrefix, RibRoute>::iterator route) {
+void Router::forget(Rib::iterator route) {
     EcmpGroup* const group = route->second.group;
     unindex_gateway(route->second);
+    rib_order_.erase(route->first);
     rib_.erase(route);
     if (group) {
         group->routes--;
@@ -296,11 +297,11 @@ std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) c
     // The page after the last one starts where that ended (the routes
     // around it may have changed since: paging a changing table is only
     // ever approximate); any other walks from the first route.
-    auto it = rib_.begin();
+    auto it = rib_order_.begin();
     if (first != 0 && first == page_end_ && page_end_prefix_) {
-        it = rib_.lower_bound(*page_end_prefix_);
+        it = rib_order_.lower_bound(*page_end_prefix_);
     } else {
-        for (size_t skipped = 0; skipped < first && it != rib_.end(); ++skipped) ++it;
+        for (size_t skipped = 0; skipped < first && it != rib_order_.end(); ++skipped) ++it;
     }
     const auto state_of = [&](uint32_t next_hop) {
         const NextHop& nh = tables_->next_hop(next_hop);
@@ -309,8 +310,8 @@ std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) c
                : nh.kind == NextHopKind::resolve ? "resolving"
                                                  : "unreachable";
     };
-    for (; it != rib_.end() && out.size() < max; ++it) {
-        const RibRoute& r = it->second;
+    for (; it != rib_order_.end() && out.size() < max; ++it) {
+        const RibRoute& r = rib_.at(*it);
         RouteInfo info{r.prefix, kOrigins[size_t(r.origin)], "", "", ""};
         if (!r.group) {
             if (r.via) info.via = r.via->to_string();
@@ -331,7 +332,7 @@ std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) c
         out.push_back(std::move(info));
     }
     page_end_ = first + out.size();
-    page_end_prefix_ = it != rib_.end() ? std::optional<IpPrefix>(it->first) : std::nullopt;
+    page_end_prefix_ = it != rib_order_.end() ? std::optional<IpPrefix>(*it) : std::nullopt;
     return out;
 }
 
