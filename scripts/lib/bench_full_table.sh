@@ -210,6 +210,7 @@ head -100000 "$WORK/churn.batch" >"$WORK/backlog.batch"
 read -r added0 overruns0 < <(router_fields kernel_routes_added kernel_routes_overruns)
 kill -STOP "$PMDFWD_PID"
 taskset -c 0 ip -batch "$WORK/backlog.batch"
+c0=$(control_ticks)
 kill -CONT "$PMDFWD_PID"
 t0=$(now)
 # Watched from the worker's CPU: the control thread's is what is measured.
@@ -220,10 +221,13 @@ for _ in $(seq 3000); do
   sleep 0.02
 done
 t1=$(now)
+c1=$(control_ticks)
 read -r overruns < <(router_fields kernel_routes_overruns)
 echo "  backlog: $((added - added0)) changes applied in $(since "$t0" "$t1") s" \
   "($($PY -c "import sys; print(round(int(sys.argv[1]) / (float(sys.argv[3]) - float(sys.argv[2]))))" \
-    "$((added - added0))" "$t0" "$t1") a second; $((overruns - overruns0)) overrun(s))"
+    "$((added - added0))" "$t0" "$t1") a second; $((overruns - overruns0)) overrun(s));" \
+  "the control thread's CPU $($PY -c "import sys; print(f'{(int(sys.argv[2]) - int(sys.argv[1])) / int(sys.argv[3]):.2f}')" \
+    "$c0" "$c1" "$hz") s"
 taskset -c 0 ip -batch "$WORK/there.batch"
 sleep 1
 
