@@ -82,8 +82,9 @@ check "and a -> 10.82.9.1 no longer reaches b (net unreachable)" \
 # An overrun: pmdfwd stopped while 100,000 routes arrive, more than its
 # socket holds; it notices, reads the table again and converges.
 rereads=$(router_field kernel_routes_rereads)
+gateway=$(v4 1 2)  # once: a command substitution a line is a fork a line
 for i in $(seq 0 99999); do
-  echo "route add 10.$((84 + i / 65536)).$((i / 256 % 256)).$((i % 256))/32 via $(v4 1 2) dev ${KI[1]} table $TABLE"
+  echo "route add 10.$((84 + i / 65536)).$((i / 256 % 256)).$((i % 256))/32 via $gateway dev ${KI[1]} table $TABLE"
 done >"$WORK/batch.txt"
 kill -STOP "$PMDFWD_PID"
 ip -batch "$WORK/batch.txt"
