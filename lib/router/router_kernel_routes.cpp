@@ -204,6 +204,10 @@ void Router::settle_dirty_kernel_prefixes() {
 // prefixes whose route differs are changed in the workers' tables.
 Status Router::reread_kernel_routes() {
     const uint64_t start = now_us();
+    // Changes read before the overrun are in kernel_table_ but maybe not
+    // yet in the RIB: settled first, or a route the kernel deleted then
+    // would be in neither table's difference and stay in the RIB.
+    settle_dirty_kernel_prefixes();
     auto previous = std::move(kernel_table_);
     auto previous_by_object = std::move(kernel_routes_by_object_);
     kernel_table_.clear();

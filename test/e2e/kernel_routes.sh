@@ -73,6 +73,45 @@ check "a route added with pmdctl takes the prefix (runtime)" route_listed 10.82.
 ctl route del 10.82.9.0/24 >/dev/null 2>&1
 check "deleted, the kernel's route holds the prefix again" route_listed 10.82.9.0/24 kernel
 
+# pmdctl route load: a file of changes in batches, precedence as route add.
+# A line that does not parse sends nothing; a change the router refuses is
+# told with its line, and the rest go in.
+cat >"$WORK/broken.txt" <<ROUTES
+10.82.40.0/24 via $(v4 1 2)
+10.82.41.0/24 dev ${KI[1]}
+ROUTES
+ctl route load "$WORK/broken.txt" >"$WORK/load-broken.txt" 2>&1
+check "route load refuses a file with a bad line (exit 1, file:line:column)" \
+  bash -c "! grep -q added '$WORK/load-broken.txt' && grep -q 'broken.txt:2:15: .dev.: expected via GATEWAY or port NAME' '$WORK/load-broken.txt'"
+check "and sent nothing of it" route_gone 10.82.40.0/24 3
+cat >"$WORK/table.txt" <<ROUTES
+# three routes, one the router refuses, one delete
+10.82.40.0/24 via $(v4 1 2)
+10.82.9.0/24 via $(v4 1 2)
+10.82.41.0/24 via 10.99.0.1
+2001:db8:82:40::/64 via $(v6 1 2) port p1
+del 10.82.40.0/24
+ROUTES
+ctl route load "$WORK/table.txt" >"$WORK/load.txt" 2>&1
+load_rc=$?
+check "route load exits 1 when a change was refused" test "$load_rc" = 1
+check "it names the refused line (table.txt:4)" grep -q "table.txt:4: .*10.99.0.1" "$WORK/load.txt"
+check "and counts the rest: 3 added, 1 deleted, 1 refused" \
+  grep -q "3 added or replaced, 1 deleted, 1 refused" "$WORK/load.txt"
+check "a loaded route takes the kernel's prefix (runtime)" route_listed 10.82.9.0/24 runtime
+check "a loaded IPv6 route is there" route_listed 2001:db8:82:40::/64 runtime
+check "the route deleted in the same file is gone" route_gone 10.82.40.0/24
+printf 'del 10.82.9.0/24\ndel 2001:db8:82:40::/64\n' >"$WORK/undo.txt"
+check "route load of deletes gives the kernel its prefix back" \
+  "$PMDCTL" --file-prefix "$PREFIX" route load "$WORK/undo.txt"
+check "(kernel again)" route_listed 10.82.9.0/24 kernel
+# Seven items, none a change: each refused by the endpoint, none crashes it.
+echo "/pmdfwd/route_batch,+;=;-;=x;+10.1.0.0/33;;" |
+  dpdk-telemetry.py -f "$PREFIX" >"$WORK/garbage.txt" 2>&1
+check "a route_batch of garbage is answered with refusals, not a crash" \
+  grep -q '"refused": 7' "$WORK/garbage.txt"
+check "(pmdfwd still answers)" bash -c "'$PMDCTL' --file-prefix '$PREFIX' --json show router >/dev/null"
+
 ip route del 10.82.9.0/24 table "$TABLE"
 check "the kernel's route deleted: gone from pmdfwd" route_gone 10.82.9.0/24
 ip netns exec "${NS[0]}" ping -c 2 -i 0.3 -W 1 10.82.9.1 >"$WORK/ping-deleted.txt" 2>&1
