@@ -21,13 +21,15 @@
 #          over the kernel's): changes a second.
 # Prints each step and the medians. Two busy threads at most: pmdfwd's
 # worker on CPU 1; its control thread, ip and pmdctl on CPU 0.
-# Usage: bench_full_table.sh BUILD_DIR ROUNDS WINDOW_S
+# Usage: bench_full_table.sh BUILD_DIR ROUNDS WINDOW_S [huge]
+# (huge: 2 MB hugepages reserved for pmdfwd's EAL memory, and given back)
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 source "$ROOT/test/e2e/lib.sh"
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 ROUNDS=${2:-5}
 WINDOW=${3:-3}
+HUGE=${4:-}
 PMDFWD=$BUILD/app/pmdfwd/pmdfwd
 PMDCTL=$BUILD/app/pmdctl/pmdctl
 ID=$(($$ % 10000))
@@ -37,10 +39,12 @@ TABLE=$((200000 + ID))
 WORK=$(mktemp -d)
 PY=/usr/bin/python3
 PMDFWD_PID=
+HUGEPAGES_WERE=
 cleanup() {
   [[ -z $PMDFWD_PID ]] || { kill -CONT "$PMDFWD_PID"; kill -KILL "$PMDFWD_PID"; } 2>/dev/null
   flush_table
   cleanup_dpdk_prefix "$PREFIX"; rm -rf "$WORK"
+  [[ -z $HUGEPAGES_WERE ]] || echo "$HUGEPAGES_WERE" >/proc/sys/vm/nr_hugepages
 }
 # `ip route flush` of a million routes overruns its own dump: again until
 # nothing is left.
@@ -85,10 +89,17 @@ cat "$WORK/there.batch" >>"$WORK/churn.batch"
 for n in $(seq 0 255); do echo "route add 198.18.$n.0/24 via 100.64.1.2 table $TABLE"; done \
   >"$WORK/flows.batch"
 
+if [[ $HUGE == huge ]]; then
+  HUGEPAGES_WERE=$(cat /proc/sys/vm/nr_hugepages)
+  echo $((HUGEPAGES_WERE + 1100)) >/proc/sys/vm/nr_hugepages
+  grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages; mount -t hugetlbfs -o pagesize=2M nodev /dev/hugepages; }
+  echo "hugepages: $(awk '/HugePages_Free/ {print $2}' /proc/meminfo) of 2 MB free"
+fi
 cat >"$WORK/cfg.toml" <<CFG
 [eal]
 lcores = "0@0,1@1"
 memory_mb = 2048
+hugepages = $([[ $HUGE == huge ]] && echo true || echo false)
 file_prefix = "$PREFIX"
 
 [[port]]
