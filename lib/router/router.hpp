@@ -186,9 +186,7 @@ class Router {
     Status program_config();
     // Every change to rib_ goes through these two: they keep the groups'
     // route counts, and retire a group no route uses.
-    // `held`: the prefix's RIB entry when the caller has it (a change of a
-    // million-route table pays each tree walk), else found here.
-    Status install(RibRoute route, std::optional<Rib::iterator> held = std::nullopt);
+    Status install(RibRoute route);
     void forget(Rib::iterator route);
     void index_gateway(const RibRoute& r);
     void unindex_gateway(const RibRoute& r);

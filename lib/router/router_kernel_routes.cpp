@@ -120,7 +120,7 @@ void Router::settle_kernel_prefix(const IpPrefix& prefix) {
     if (held != rib_.end() && held->second.via == wanted->via &&
         held->second.port == wanted->port && held->second.group == wanted->group)
         return;  // the same route: nothing to change
-    if (auto st = install(*wanted, held); !st) {
+    if (auto st = install(*wanted); !st) {
         counters_.kernel_routes_refused++;
         kernel_refused_last_ = prefix.to_string() + ": " + st.error().message;
         return;

@@ -93,14 +93,13 @@ uint32_t Router::next_hop_for(const RibRoute& r) const {
     return resolve_hops_[size_t(r.port)];
 }
 
-Status Router::install(RibRoute route, std::optional<Rib::iterator> held) {
+Status Router::install(RibRoute route) {
     route.next_hop = next_hop_for(route);
     if (auto st = tables_->set_route(route.prefix, route.next_hop); !st) {
         release_group(route.group);  // made for this route, if no other uses it
         return st;
     }
-    auto [it, fresh] = held && *held != rib_.end() ? std::pair{*held, false}
-                                                   : rib_.try_emplace(route.prefix, route);
+    auto [it, fresh] = rib_.try_emplace(route.prefix, route);
     if (fresh) rib_order_.insert(route.prefix);
     EcmpGroup* const was = fresh ? nullptr : it->second.group;
     if (!fresh) unindex_gateway(it->second);
