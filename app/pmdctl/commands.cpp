@@ -9,6 +9,7 @@
 #include "protocol.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
+#include "drop_capture.hpp"
 #include "route_load.hpp"
 #include "table_columns.hpp"
 #include "version.hpp"
@@ -71,6 +72,30 @@ Json query_log(TelemetryClient& c) {
                           ") has no /pmdfwd/log command: it predates the log channel");
     }
     throw Failure(log.error().message);
+}
+
+// trace start's parameters: port, count, mode and the filter's bytes in
+// hex (a filter has spaces, which a request cannot carry).
+std::string trace_start_params(const CommandArgs& a) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string p = (a.port.empty() ? "-" : a.port) + "," + std::to_string(a.trace_count) + "," +
+                    (a.drops ? "drops" : a.continuous ? "continuous" : "count");
+    if (!a.filter.empty()) {
+        p += ",";
+        for (const unsigned char ch : a.filter) {
+            p.push_back(kDigits[ch >> 4]);
+            p.push_back(kDigits[ch & 15]);
+        }
+    }
+    return p;
+}
+
+// A record that may be an error said in words ({"error": "..."}).
+Json need_answer(pmdfwd::Result<Json> r) {
+    Json j = need(std::move(r));
+    if (j.is_object() && j.contains("error") && j["error"].is_string())
+        throw Failure(j["error"].get<std::string>());
+    return j;
 }
 
 // The sentence of a command that acts ({"result": "stats cleared"}).
@@ -307,6 +332,63 @@ const Command kCommands[] = {
                  ->required();
          },
      .run = [](TelemetryClient& c, const CommandArgs& a) { run_route_load(c, a.file, a.json); }},
+    {.words = {"trace", "start"},
+     .help = "Trace packets through the workers: each step of each, by a filter and a port",
+     .asks = {&ep::kTraceStart},
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs& a) { return need_answer(c->query(ep::kTraceStart, trace_start_params(a))); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_trace_state(j); },
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_option("--port", a.port, "Only packets received on this port")
+                 ->check(kOneParameter);
+             sub.add_option("--filter", a.filter,
+                            "Only packets this tcpdump filter matches, like 'udp port 53'");
+             sub.add_option("--count", a.trace_count,
+                            "How many packets: the trace stops by itself after them (with "
+                            "--continuous: keeps the last this many)")
+                 ->check(CLI::Range(uint64_t(1), uint64_t(pmdfwd::kMaxTraceCount)))
+                 ->capture_default_str();
+             auto* drops = sub.add_flag("--drops", a.drops, "Only packets that are dropped");
+             sub.add_flag("--continuous", a.continuous,
+                          "Keep tracing, keeping the last --count packets")
+                 ->excludes(drops);
+         }},
+    {.words = {"trace", "show"},
+     .help = "The traced packets: headers, then each step (received ... transmitted or dropped)",
+     .asks = {&ep::kTrace},
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query_pages(ep::kTrace)); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_trace(j); }},
+    {.words = {"trace", "stop"},
+     .help = "Stop the trace; what it traced stays for trace show",
+     .asks = {&ep::kTraceStop},
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query(ep::kTraceStop)); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return render_trace_state(j); }},
+    {.words = {"drops"},
+     .help = "Write the packets pmdfwd drops to a pcapng file, a comment each with its reason",
+     .asks = {&ep::kDropsStart, &ep::kDrops, &ep::kDropsStop, &ep::kPorts, &ep::kPort},
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_option("--pcap", a.pcap, "The pcapng file to write")->required();
+             sub.add_option("--count", a.drop_count, "Stop after this many packets")
+                 ->check(CLI::Range(uint64_t(1), uint64_t(pmdfwd::kMaxDropCount)))
+                 ->capture_default_str();
+             sub.add_option("--reason", a.reason,
+                            "Only drops of this reason (a drop_<reason> of pmdctl fields)")
+                 ->check(kOneParameter);
+             sub.add_option("--rate", a.rate, "Copies a second each worker makes at most")
+                 ->check(CLI::Range(uint64_t(1), uint64_t(1000000)))
+                 ->capture_default_str();
+             sub.add_option("--timeout", a.timeout_s, "Stop after this many seconds (0: never)")
+                 ->check(CLI::Range(0.0, 86400.0));
+         },
+     .run =
+         [](TelemetryClient& c, const CommandArgs& a) {
+             run_drop_capture(c, {a.pcap, a.drop_count, a.rate, a.reason, a.timeout_s, a.json});
+         }},
     {.words = {"log", "test"},
      .help = "Log one warning of the given length, to check the log channel end to end",
      .asks = {&ep::kLogTest},
@@ -403,6 +485,7 @@ const CommandGroup kGroups[] = {
     {"clear", "Clear counters"},
     {"route", "Add, delete or load routes (router mode)"},
     {"log", "Check the emergency log channel"},
+    {"trace", "Trace packets through the workers, step by step"},
 };
 
 }  // namespace

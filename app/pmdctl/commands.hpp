@@ -27,6 +27,15 @@ struct CommandArgs {
     std::string file;               // route load
     uint64_t bytes = 0;             // log test
     std::string columns;            // fields --columns
+    std::string filter;             // trace start --filter
+    uint64_t trace_count = 50;      // trace start --count
+    bool drops = false;             // trace start --drops
+    bool continuous = false;        // trace start --continuous
+    std::string pcap;               // drops --pcap
+    uint64_t drop_count = 100;      // drops --count
+    uint64_t rate = 1000;           // drops --rate
+    std::string reason;             // drops --reason
+    double timeout_s = 0;           // drops --timeout
 };
 
 struct Command {

@@ -49,6 +49,11 @@ Json endpoints_json();
 std::string render_routes(const Json& routes);
 std::string render_neighbours(const Json& neighbours);
 std::string render_router(const Json& router);
+// trace show: each traced packet's headers, then its steps a line each
+// (the rows of /pmdfwd/trace); its state; the drop capture's state.
+std::string render_trace(const Json& rows);
+std::string render_trace_state(const Json& state);
+std::string render_drop_state(const Json& state);
 // fields: every record's field table (key, unit, kind, help); markdown: the
 // reference docs/cli.md carries.
 std::string render_fields(bool markdown);

@@ -18,18 +18,21 @@
 #include "netlog_api.hpp"
 #include "record_schemas.hpp"
 #include "router_api.hpp"
+#include "trace_api.hpp"
 
 namespace pmdfwd {
 
 // Every endpoint pmdfwd serves, module by module.
 inline constexpr auto kEndpoints = join<const Endpoint*>(
-    endpoints::kApplianceEndpoints, endpoints::kNetlogEndpoints, endpoints::kRouterEndpoints);
+    endpoints::kApplianceEndpoints, endpoints::kNetlogEndpoints, endpoints::kRouterEndpoints,
+    endpoints::kTraceEndpoints);
 
 // Every record kind, in docs/cli.md's order.
 inline constexpr const RecordSchema* kRecordSchemas[] = {
     &kInfoRecord,      &kWorkerRecord,     &kStatsRecord,   &kLatencyRecord, &kPortRecord,
     &kPoolRecord,      &kLogRecord,        &kLogTestRecord, &kRouterRecord,  &kRouteRecord,
-    &kNeighbourRecord, &kRouteBatchRecord, &kResultRecord,
+    &kNeighbourRecord, &kRouteBatchRecord, &kTraceStateRecord, &kTraceRecord, &kDropCaptureRecord,
+    &kDropRecord,      &kResultRecord,
 };
 
 // The records a scrape turns into metrics, in the order the exporter reads

@@ -65,6 +65,7 @@ Status Appliance::build(const std::string& pool_prefix) {
     if (auto st = create_handoff_rings(pool_prefix); !st) return st;
     if (cfg_.forward.mode == ForwardMode::l3)
         if (auto st = create_router(pool_prefix); !st) return st;
+    trace_control_ = std::make_unique<TraceControl>(plan_.workers.size(), rte_get_tsc_hz());
     if (auto st = wire_workers(); !st) return st;
     if (auto st = launch_workers(); !st) return st;
     if (router_) router_->start();
@@ -76,6 +77,12 @@ Status Appliance::build(const std::string& pool_prefix) {
         for (const auto& port : cfg_.ports) port_names.push_back(port.name);
         router_endpoints_ = std::make_unique<RouterEndpoints>(*router_, std::move(port_names));
     }
+    TracePortNames trace_ports;
+    for (size_t p = 0; p < ports_.size(); ++p) {
+        trace_ports.by_index.push_back(cfg_.ports[p].name);
+        trace_ports.ethdev_ids.push_back(ports_[p].port->id());
+    }
+    trace_endpoints_ = std::make_unique<TraceEndpoints>(*trace_control_, std::move(trace_ports));
     return Ok{};
 }
 
@@ -300,6 +307,8 @@ Status Appliance::wire_workers() {
         w->read_lengths = cfg_.forward.read_lengths;
         w->stall_cycles = uint64_t(cfg_.control.stall_us) * rte_get_tsc_hz() / 1000000;
         w->stop = &stop_workers_;
+        w->observe = trace_control_->switch_of(wp.id);
+        w->observe_mark = trace_control_->mark_of(wp.id);
         workers_[wp.id].ctx = std::move(w);
     }
     return Ok{};
@@ -366,6 +375,7 @@ void Appliance::housekeeping() {
         next_link_watch_ = now + kLinkWatchInterval;
     }
     if (router_endpoints_) router_endpoints_->summarize_route_changes();
+    if (trace_control_) trace_control_->housekeeping();
 }
 
 // A data pool that ran dry is logged (and so sent on the log channel) at most
@@ -416,6 +426,7 @@ ShutdownReport Appliance::shutdown() {
     if (shut_down_) return report;
     shut_down_ = true;
     router_endpoints_.reset();
+    trace_endpoints_.reset();
     control_detach(this);
     metrics_.reset();
     telemetry_gate_.reset();

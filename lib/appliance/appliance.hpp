@@ -26,6 +26,8 @@
 #include "stall_watch.hpp"
 #include "stats_records.hpp"
 #include "telemetry_gate.hpp"
+#include "trace_control.hpp"
+#include "trace_endpoints.hpp"
 #include "worker.hpp"
 
 namespace pmdfwd {
@@ -156,9 +158,12 @@ class Appliance final : public ControlTarget {
     // mbufs their rings hold.
     std::vector<PoolEntry> pools_;  // the plan's pools first, then spare and log channel pools
     std::vector<PortEntry> ports_;
+    // What the workers' observe switches are: it outlives them.
+    std::unique_ptr<TraceControl> trace_control_;
     std::vector<WorkerEntry> workers_;
     std::unique_ptr<Router> router_;                     // mode l3 only
     std::unique_ptr<RouterEndpoints> router_endpoints_;  // while router_ and the control plane run
+    std::unique_ptr<TraceEndpoints> trace_endpoints_;    // while the workers and control plane run
     std::unique_ptr<NetlogChannel> netlog_;
     std::unique_ptr<CaptureServer> capture_;         // null: [control] capture = false
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket

@@ -47,6 +47,7 @@ uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, Pa
         }
         bytes.kept -= rte_pktmbuf_pkt_len(m);
         out.drops[drop_index(DropReason::oversize)]++;
+        note_drops(out, &m, 1, DropReason::oversize);
         rte_pktmbuf_free(m);
     }
     return kept;
@@ -100,6 +101,7 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
     const auto drop = [&](rte_mbuf* m) {
         runts++;
         runt_bytes += rte_pktmbuf_pkt_len(m);
+        note_drops(out, &m, 1, DropReason::runt);
         rte_pktmbuf_free(m);
     };
     uint16_t i = 0;
@@ -126,6 +128,7 @@ void hand_off(rte_ring* ring, rte_mbuf** pkts, uint16_t n, BurstOutcome& out) {
         rte_ring_sp_enqueue_burst(ring, reinterpret_cast<void**>(pkts), n, nullptr);
     out.handoff_out += queued;
     if (unlikely(queued < n)) {
+        note_drops(out, pkts + queued, uint16_t(n - queued), DropReason::handoff_full);
         rte_pktmbuf_free_bulk(pkts + queued, n - queued);
         out.drops[drop_index(DropReason::handoff_full)] += n - queued;
     }
@@ -149,9 +152,11 @@ uint16_t transmit(const TxTarget& to, uint16_t retries, rte_mbuf** pkts, uint16_
         sent += rte_eth_tx_burst(to.port, to.queue, pkts + sent, uint16_t(n - sent));
     if (unlikely(sent < n)) {
         if (bytes_counted) out.tx_bytes -= sum_pkt_len(pkts + sent, uint16_t(n - sent));
-        rte_pktmbuf_free_bulk(pkts + sent, unsigned(n - sent));
         const bool link_down = to.link && to.link->load(std::memory_order_relaxed) != LinkState::up;
-        out.drops[drop_index(link_down ? DropReason::link_down : DropReason::tx_full)] += n - sent;
+        const DropReason why = link_down ? DropReason::link_down : DropReason::tx_full;
+        note_drops(out, pkts + sent, uint16_t(n - sent), why);
+        rte_pktmbuf_free_bulk(pkts + sent, unsigned(n - sent));
+        out.drops[drop_index(why)] += n - sent;
     }
     out.tx_pkts += sent;
     return sent;
@@ -165,6 +170,7 @@ void forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOut
     }
     if (unlikely(!w.has_tx)) {
         if (w.read_lengths) out.rx_bytes += sum_pkt_len(pkts, n);
+        note_drops(out, pkts, n, DropReason::no_route);
         rte_pktmbuf_free_bulk(pkts, n);
         out.drops[drop_index(DropReason::no_route)] += n;
         return;

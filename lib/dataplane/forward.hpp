@@ -33,7 +33,18 @@ struct BurstOutcome {
     uint64_t icmp_errors_gated = 0;
     uint64_t icmp_errors_punt_full = 0;
     std::array<uint64_t, kDropReasonCount> drops{};
+    // Set only while the drop capture observes the burst: every drop site
+    // hands its packets to note_drops before it frees them.
+    const DropTap* tap = nullptr;
 };
+
+// Copies what the capture asks for of packets about to be dropped
+// (observe_burst.cpp): a rate-gated, counted memcpy each, no mbuf kept.
+void capture_drops(const DropTap& tap, rte_mbuf* const* pkts, uint16_t n, DropReason why);
+inline void note_drops(const BurstOutcome& out, rte_mbuf* const* pkts, uint16_t n,
+                       DropReason why) {
+    if (unlikely(out.tap != nullptr)) capture_drops(*out.tap, pkts, n, why);
+}
 
 template <ForwardMode kMode>
 void forward_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out);

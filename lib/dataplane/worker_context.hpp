@@ -18,6 +18,7 @@ struct rte_ring;
 #include "l3_next_hop.hpp"
 #include "link_state.hpp"
 #include "loop_phase.hpp"
+#include "observe.hpp"
 #include "recycle_mempool.hpp"
 #include "worker_stats.hpp"
 
@@ -70,6 +71,9 @@ struct TestStall {
 struct alignas(64) WorkerContext {
     // Read-only after launch; read on every poll.
     const std::atomic<bool>* stop = nullptr;  // written once by the main lcore
+    // The packet trace's and drop capture's switch, read once a burst
+    // (written by the control side; observe.hpp).
+    const ObserveSwitch* observe = &g_observe_off;
     rte_ring* handoff_out = nullptr;          // set: tx_queue belongs to another worker; hand off
     TxTarget tx;                              // its own TX queue (unused when it hands off)
     uint16_t rx_port = 0;
@@ -118,6 +122,8 @@ struct alignas(64) WorkerContext {
     rte_mempool* pool = nullptr;  // its rx queue's pool
     bool pool_recycles = false;
     mutable TestStall test_stall;  // test hook builds: the worker disarms it
+    // Written by the worker while its burst is observed (observe.hpp).
+    ObserveMark* observe_mark = &g_observe_unused_mark;
     // l3: when the next ICMP error punt is due (GCRA), IPv4's and IPv6's.
     mutable uint64_t icmp_tat[2] = {};
 

@@ -254,6 +254,7 @@ bool under_half_full(const WorkerContext& w, const Outputs& o) {
 
 void drop(rte_mbuf* m, DropReason why, BurstOutcome& out) {
     out.drops[drop_index(why)]++;
+    note_drops(out, &m, 1, why);
     rte_pktmbuf_free(m);
 }
 
@@ -267,6 +268,7 @@ void punt(rte_mbuf* m, PuntReason why, Outputs& o) {
 void drop_with_error(const WorkerContext& w, rte_mbuf* m, bool v6, DropReason why, PuntReason error,
                      Outputs& o, BurstOutcome& out) {
     out.drops[drop_index(why)]++;
+    note_drops(out, &m, 1, why);
     if (may_punt_error(w, v6)) {
         m->hash.usr = uint32_t(error);
         o.punt[o.punts++] = m;
@@ -533,6 +535,7 @@ void flush_punts(const WorkerContext& w, Outputs& o, BurstOutcome& out) {
         } else {
             out.punted--;
             out.drops[drop_index(DropReason::punt_full)]++;
+            note_drops(out, &m, 1, DropReason::punt_full);
         }
         rte_pktmbuf_free(m);
     }
@@ -574,6 +577,68 @@ void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutco
         }
         o.used_ports = 0;
     }
+}
+
+// The packet trace's view of one packet (see l3_forward.hpp): the same
+// classification and lookup the burst makes, told as steps.
+void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, PuntReason& punt) {
+    const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
+    const bool cksum_good = rx_checksum_good(m);
+    const PlainChecks pc{w.l3_own_mac, w.router.own->filter()};
+    const Classified c = plain_ipv4(f, m->data_len, m->pkt_len, cksum_good, pc)
+                             ? kPlainV4
+                             : classify_rest(w, m, f, cksum_good, pc);
+    TraceStep cls{.kind = TraceStepKind::classified};
+    cls.flag = c.ttl_expired;
+    cls.value = uint32_t(c.drop);
+    punt = PuntReason::local;
+    switch (c.step) {
+        case Step::lookup_v4:
+            cls.code = uint8_t(TraceClass::ipv4);
+            break;
+        case Step::lookup_v6:
+            cls.code = uint8_t(TraceClass::ipv6);
+            break;
+        case Step::punt:
+            cls.code = uint8_t(TraceClass::control);
+            punt = PuntReason::neighbour;
+            break;
+        case Step::punt_local:
+            cls.code = uint8_t(TraceClass::link_group);
+            break;
+        case Step::drop:
+            cls.code = uint8_t(TraceClass::refused);
+            break;
+    }
+    r.add(cls);
+    if (c.step > Step::lookup_v6) return;
+    const uint8_t* ip = f + c.l3_offset;
+    uint64_t index = 0;
+    if (c.step == Step::lookup_v4) {
+        const uint32_t dst = rte_be_to_cpu_32(Ipv4HeaderView(ip).dst_addr_be());
+        uint32_t nh = 0;
+        lookup_v4(w.router, &dst, &nh, 1);
+        index = nh;
+    } else {
+        uint8_t dst[1][16];
+        std::memcpy(dst[0], Ipv6HeaderView(ip).dst_addr(), 16);
+        rte_fib6_lookup_bulk(w.router.fib6, dst, &index, 1);
+    }
+    const NextHop* nh = &w.router.next_hops[index];
+    if (nh->kind == NextHopKind::group) {
+        const uint32_t len = m->data_len - c.l3_offset;
+        const uint32_t hash = c.step == Step::lookup_v4 ? flow_hash_v4(ip, len) : flow_hash_v6(ip, len);
+        index = w.router.group_buckets[size_t(nh->group_slot()) * kEcmpBuckets + hash % kEcmpBuckets]
+                    .load(std::memory_order_acquire);
+        nh = &w.router.next_hops[index];
+    }
+    TraceStep hop{.kind = TraceStepKind::looked_up};
+    hop.code = uint8_t(nh->kind);
+    hop.port = nh->port;
+    hop.value = uint32_t(index);
+    std::memcpy(hop.mac, nh->dst_src, sizeof hop.mac);
+    r.add(hop);
+    if (nh->kind == NextHopKind::resolve) punt = PuntReason::no_neighbour;
 }
 
 }  // namespace pmdfwd

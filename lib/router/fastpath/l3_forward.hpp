@@ -11,6 +11,7 @@
 
 #include "forward.hpp"
 #include "router_counters.hpp"
+#include "trace_ring.hpp"
 
 namespace pmdfwd {
 
@@ -26,6 +27,12 @@ inline uint64_t own_mac_key(const uint8_t* mac) {
 }
 
 void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out);
+
+// For the packet trace: adds what the burst would make of m (classified,
+// and looked_up for a routed one) to r, reading the same tables; punt is
+// the reason it would go to the control path if it went there. The packet
+// is left as it was.
+void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, PuntReason& punt);
 
 // A routed packet as it leaves, on a worker or, once its neighbour answered,
 // on the control path: TTL or hop limit down by one (the caller has seen it
