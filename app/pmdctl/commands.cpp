@@ -6,10 +6,10 @@
 #include <iostream>
 #include <thread>
 
+#include "drop_capture.hpp"
 #include "protocol.hpp"
 #include "record_view.hpp"
 #include "renderers.hpp"
-#include "drop_capture.hpp"
 #include "route_load.hpp"
 #include "table_columns.hpp"
 #include "version.hpp"
@@ -79,7 +79,9 @@ Json query_log(TelemetryClient& c) {
 std::string trace_start_params(const CommandArgs& a) {
     static constexpr char kDigits[] = "0123456789abcdef";
     std::string p = (a.port.empty() ? "-" : a.port) + "," + std::to_string(a.trace_count) + "," +
-                    (a.drops ? "drops" : a.continuous ? "continuous" : "count");
+                    (a.drops        ? "drops"
+                     : a.continuous ? "continuous"
+                                    : "count");
     if (!a.filter.empty()) {
         p += ",";
         for (const unsigned char ch : a.filter) {
@@ -335,8 +337,10 @@ const Command kCommands[] = {
     {.words = {"trace", "start"},
      .help = "Trace packets through the workers: each step of each, by a filter and a port",
      .asks = {&ep::kTraceStart},
-     .fetch = [](TelemetryClient* c,
-                 const CommandArgs& a) { return need_answer(c->query(ep::kTraceStart, trace_start_params(a))); },
+     .fetch =
+         [](TelemetryClient* c, const CommandArgs& a) {
+             return need_answer(c->query(ep::kTraceStart, trace_start_params(a)));
+         },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_trace_state(j); },
      .options =
@@ -358,9 +362,9 @@ const Command kCommands[] = {
     {.words = {"trace", "show"},
      .help = "The traced packets: headers, then each step (received ... transmitted or dropped)",
      .asks = {&ep::kTrace},
-     .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query_pages(ep::kTrace)); },
-     .render = [](TelemetryClient*, const Json& j,
-                  const CommandArgs&) { return render_trace(j); }},
+     .fetch = [](TelemetryClient* c,
+                 const CommandArgs&) { return need(c->query_pages(ep::kTrace)); },
+     .render = [](TelemetryClient*, const Json& j, const CommandArgs&) { return render_trace(j); }},
     {.words = {"trace", "stop"},
      .help = "Stop the trace; what it traced stays for trace show",
      .asks = {&ep::kTraceStop},

@@ -1,8 +1,8 @@
 // pmdctl drops --pcap (see drop_capture.hpp).
 #include "drop_capture.hpp"
 
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <iostream>
 #include <thread>
 

@@ -15,8 +15,8 @@ struct DropCaptureArgs {
     std::string pcap;
     uint64_t count = 100;
     uint64_t rate = 1000;
-    std::string reason;      // empty: every reason
-    double timeout_s = 0;    // 0: until count, or interrupted
+    std::string reason;    // empty: every reason
+    double timeout_s = 0;  // 0: until count, or interrupted
     bool json = false;
 };
 

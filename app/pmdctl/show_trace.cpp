@@ -28,7 +28,8 @@ std::string clock_text(uint64_t ns) {
 std::string key_values(const pmdfwd::RecordSchema& schema, const Json& rec) {
     std::string out;
     for (const auto f : field_refs(schema))
-        if (has(rec, f)) out += (out.empty() ? "" : ", ") + std::string(f.key()) + " " + text(rec, f);
+        if (has(rec, f))
+            out += (out.empty() ? "" : ", ") + std::string(f.key()) + " " + text(rec, f);
     return out + "\n";
 }
 

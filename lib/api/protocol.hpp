@@ -23,15 +23,15 @@
 namespace pmdfwd {
 
 // Every endpoint pmdfwd serves, module by module.
-inline constexpr auto kEndpoints = join<const Endpoint*>(
-    endpoints::kApplianceEndpoints, endpoints::kNetlogEndpoints, endpoints::kRouterEndpoints,
-    endpoints::kTraceEndpoints);
+inline constexpr auto kEndpoints =
+    join<const Endpoint*>(endpoints::kApplianceEndpoints, endpoints::kNetlogEndpoints,
+                          endpoints::kRouterEndpoints, endpoints::kTraceEndpoints);
 
 // Every record kind, in docs/cli.md's order.
 inline constexpr const RecordSchema* kRecordSchemas[] = {
-    &kInfoRecord,      &kWorkerRecord,     &kStatsRecord,   &kLatencyRecord, &kPortRecord,
-    &kPoolRecord,      &kLogRecord,        &kLogTestRecord, &kRouterRecord,  &kRouteRecord,
-    &kNeighbourRecord, &kRouteBatchRecord, &kTraceStateRecord, &kTraceRecord, &kDropCaptureRecord,
+    &kInfoRecord,      &kWorkerRecord,     &kStatsRecord,      &kLatencyRecord, &kPortRecord,
+    &kPoolRecord,      &kLogRecord,        &kLogTestRecord,    &kRouterRecord,  &kRouteRecord,
+    &kNeighbourRecord, &kRouteBatchRecord, &kTraceStateRecord, &kTraceRecord,   &kDropCaptureRecord,
     &kDropRecord,      &kResultRecord,
 };
 

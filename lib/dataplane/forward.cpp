@@ -47,7 +47,7 @@ uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, Pa
         }
         bytes.kept -= rte_pktmbuf_pkt_len(m);
         out.drops[drop_index(DropReason::oversize)]++;
-        note_drops(out, &m, 1, DropReason::oversize);
+        note_drop(out, m, DropReason::oversize);
         rte_pktmbuf_free(m);
     }
     return kept;
@@ -101,7 +101,7 @@ uint16_t rewrite_l2(const L2Header& hdr, uint32_t max_frame_bytes, rte_mbuf** pk
     const auto drop = [&](rte_mbuf* m) {
         runts++;
         runt_bytes += rte_pktmbuf_pkt_len(m);
-        note_drops(out, &m, 1, DropReason::runt);
+        note_drop(out, m, DropReason::runt);
         rte_pktmbuf_free(m);
     };
     uint16_t i = 0;

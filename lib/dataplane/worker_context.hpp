@@ -74,8 +74,8 @@ struct alignas(64) WorkerContext {
     // The packet trace's and drop capture's switch, read once a burst
     // (written by the control side; observe.hpp).
     const ObserveSwitch* observe = &g_observe_off;
-    rte_ring* handoff_out = nullptr;          // set: tx_queue belongs to another worker; hand off
-    TxTarget tx;                              // its own TX queue (unused when it hands off)
+    rte_ring* handoff_out = nullptr;  // set: tx_queue belongs to another worker; hand off
+    TxTarget tx;                      // its own TX queue (unused when it hands off)
     uint16_t rx_port = 0;
     uint16_t rx_queue = 0;
     uint16_t burst = 32;

@@ -6,7 +6,12 @@
 # instructions go". Counting, not timing: the figure repeats on a busy
 # machine. Needs root (EAL), valgrind and python3-scapy.
 #
-#   scripts/lib/bench_instructions.sh [--build DIR] [--pmdfwd BINARY] [--packets N] [--ipv6] MODE
+#   scripts/lib/bench_instructions.sh [--build DIR] [--pmdfwd BINARY] [--packets N] [--ipv6]
+#                                     [--trace FILTER] MODE
+#
+# --trace: a continuous packet trace with that filter runs from as soon as
+# pmdfwd answers (a filter that matches nothing, such as 'tcp', gives the
+# cost of a trace that is on; docs/performance.md, "Packet trace").
 #
 # MODE: patch, l2 or l3. It runs until port 1 sent N packets (default
 # 1000000), stops pmdfwd, and prints the loop's instructions (callgrind's
@@ -19,14 +24,16 @@ PACKETS=1000000
 FAMILY=v4
 PMDFWD=
 MODE=
+TRACE=
 while [[ $# -gt 0 ]]; do
     case $1 in
         --build) BUILD=$(cd "$2" && pwd); shift 2 ;;
         --pmdfwd) PMDFWD=$2; shift 2 ;;  # another build's, to compare
         --packets) PACKETS=$2; shift 2 ;;
         --ipv6) FAMILY=v6; shift ;;
+        --trace) TRACE=$2; shift 2 ;;
         patch | l2 | l3) MODE=$1; shift ;;
-        *) echo "usage: $0 [--build DIR] [--pmdfwd BINARY] [--packets N] [--ipv6] patch|l2|l3" >&2
+        *) echo "usage: $0 [--build DIR] [--pmdfwd BINARY] [--packets N] [--ipv6] [--trace FILTER] patch|l2|l3" >&2
             exit 2 ;;
     esac
 done
@@ -95,6 +102,13 @@ try:
 except Exception:
     print(0)'
 }
+if [[ -n $TRACE ]]; then
+    for ((i = 0; i < 600; i++)); do
+        "$PMDCTL" --file-prefix "$PREFIX" trace start --continuous --count 16 --filter "$TRACE" \
+            >/dev/null 2>&1 && break
+        sleep 0.2
+    done
+fi
 for ((i = 0; i < 600; i++)); do
     sleep 1
     kill -0 $pid 2>/dev/null || { echo "$0: pmdfwd ended early; see $log" >&2; exit 1; }

@@ -5,8 +5,10 @@
 # steps and reasons; a filter picks one flow out of three; a bad filter,
 # port or count is refused. Then patch mode on net_null at full speed with
 # a handoff between its two workers: a handed-off packet is traced as such,
-# and traces started and stopped while the traffic flows leave every pool
-# full at shutdown.
+# traces started and stopped while the traffic flows and a drop capture of
+# its drop storm (bounded by rate and count) leave every pool full at
+# shutdown. Beside the trace, the drop capture: one frame of each kind the
+# router drops, read back from the pcapng with tshark.
 # Usage: trace.sh [BUILD_DIR]
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -125,6 +127,23 @@ ctl --json trace show >"$WORK/flow.json" 2>&1
 check "trace show --json gives a row a step" \
   /usr/bin/python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert sum(x['step']=='transmitted' for x in r)==5" "$WORK/flow.json"
 
+# The drop capture: one frame of each kind the router drops, read back.
+ctl drops --pcap "$WORK/drops.pcapng" --count 1000 --timeout 4 >"$WORK/drops.txt" 2>&1 &
+DROPS_PID=$!
+sleep 1
+ip netns exec "${NS[0]}" /usr/bin/python3 "$E2E_ROOT/test/e2e/drop_frames.py" send "${IF[0]}" \
+  "$ROUTER_MAC" "$(v4 0 2)" "$(v4 1 2)" "$(v4 1 255)" "$WORK/sent.json"
+wait "$DROPS_PID"; rc=$?
+check "pmdctl drops ends at its timeout (exit $rc) and says what it wrote" \
+  bash -c "test $rc = 0 && grep -q 'dropped packet(s) written' $WORK/drops.txt"
+tshark -r "$WORK/drops.pcapng" -T fields -e frame.comment >"$WORK/comments.txt" 2>"$WORK/tshark.err"
+check "tshark reads the pcapng: every frame sent is in it once, byte for byte, with its reason" \
+  /usr/bin/python3 "$E2E_ROOT/test/e2e/drop_frames.py" check "$WORK/sent.json" \
+  "$WORK/drops.pcapng" "$WORK/comments.txt"
+ctl drops --pcap "$WORK/x.pcapng" --reason nosuch >"$WORK/bad-reason.txt" 2>&1; rc=$?
+check "drops refuses an unknown reason (exit $rc)" \
+  bash -c "test $rc -ne 0 && grep -q \"no drop reason 'nosuch'\" $WORK/bad-reason.txt"
+
 ctl trace start --filter "udp port" >"$WORK/bad-filter.txt" 2>&1; rc=$?
 check "a filter that does not compile is refused (exit $rc) with libpcap's words" \
   bash -c "test $rc -ne 0 && grep -qi 'syntax error' $WORK/bad-filter.txt"
@@ -160,5 +179,17 @@ done
 ctl trace show >"$WORK/continuous.txt" 2>&1
 check "a trace started and stopped ten times under full-speed traffic: pmdfwd answers" \
   kill -0 "$PMDFWD_PID"
+# A drop storm (the handoff ring overflows millions of times a second):
+# copies stay within the rate and the count.
+ctl --json drops --pcap "$WORK/storm.pcapng" --count 150 --rate 100 --timeout 3 \
+  >"$WORK/storm.json" 2>&1
+check "a drop storm: at most 150 copies, the rest counted as over the rate or the count" \
+  /usr/bin/python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert 0 < d['written'] <= 150 and d['captured'] == d['written'], d
+assert d['rate_limited'] + d['over_count'] > 1000, d" "$WORK/storm.json"
+check "its pcapng holds handoff_full drops" \
+  bash -c "tshark -r $WORK/storm.pcapng -T fields -e frame.comment | grep -q '^reason handoff_full, worker 0, port p0'"
 finish_pmdfwd
 summary

@@ -112,7 +112,8 @@ TEST_CASE("command line: a missing, unknown or bad word is a usage error", "[com
         return "(parsed)";
     };
     CHECK(message({}) ==
-          "pmdctl needs one of: show, route, log, stats, clear, shutdown, watch, fields, "
+          "pmdctl needs one of: show, route, trace, drops, log, stats, clear, shutdown, watch, "
+          "fields, "
           "endpoints, metrics");
     CHECK(
         message({"show"}) ==

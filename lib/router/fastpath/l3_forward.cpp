@@ -252,9 +252,14 @@ bool under_half_full(const WorkerContext& w, const Outputs& o) {
     return rte_ring_count(w.punt) + o.punts < rte_ring_get_capacity(w.punt) / 2;
 }
 
+// The capture's call ends the path (it frees the packet too): nothing is
+// live across it, so the burst functions keep their registers.
 void drop(rte_mbuf* m, DropReason why, BurstOutcome& out) {
     out.drops[drop_index(why)]++;
-    note_drops(out, &m, 1, why);
+    if (unlikely(out.tap != nullptr)) {
+        capture_drop_and_free(*out.tap, m, why);
+        return;
+    }
     rte_pktmbuf_free(m);
 }
 
@@ -268,13 +273,17 @@ void punt(rte_mbuf* m, PuntReason why, Outputs& o) {
 void drop_with_error(const WorkerContext& w, rte_mbuf* m, bool v6, DropReason why, PuntReason error,
                      Outputs& o, BurstOutcome& out) {
     out.drops[drop_index(why)]++;
-    note_drops(out, &m, 1, why);
     if (may_punt_error(w, v6)) {
+        if (unlikely(out.tap != nullptr)) capture_drop(*out.tap, m, why);
         m->hash.usr = uint32_t(error);
         o.punt[o.punts++] = m;
         return;
     }
     out.icmp_errors_gated++;
+    if (unlikely(out.tap != nullptr)) {
+        capture_drop_and_free(*out.tap, m, why);
+        return;
+    }
     rte_pktmbuf_free(m);
 }
 
@@ -535,7 +544,7 @@ void flush_punts(const WorkerContext& w, Outputs& o, BurstOutcome& out) {
         } else {
             out.punted--;
             out.drops[drop_index(DropReason::punt_full)]++;
-            note_drops(out, &m, 1, DropReason::punt_full);
+            note_drop(out, m, DropReason::punt_full);
         }
         rte_pktmbuf_free(m);
     }
@@ -627,9 +636,11 @@ void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, Pu
     const NextHop* nh = &w.router.next_hops[index];
     if (nh->kind == NextHopKind::group) {
         const uint32_t len = m->data_len - c.l3_offset;
-        const uint32_t hash = c.step == Step::lookup_v4 ? flow_hash_v4(ip, len) : flow_hash_v6(ip, len);
-        index = w.router.group_buckets[size_t(nh->group_slot()) * kEcmpBuckets + hash % kEcmpBuckets]
-                    .load(std::memory_order_acquire);
+        const uint32_t hash =
+            c.step == Step::lookup_v4 ? flow_hash_v4(ip, len) : flow_hash_v6(ip, len);
+        index =
+            w.router.group_buckets[size_t(nh->group_slot()) * kEcmpBuckets + hash % kEcmpBuckets]
+                .load(std::memory_order_acquire);
         nh = &w.router.next_hops[index];
     }
     TraceStep hop{.kind = TraceStepKind::looked_up};

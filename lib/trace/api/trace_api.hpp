@@ -90,8 +90,9 @@ namespace endpoints {
 
 inline constexpr Endpoint kTraceStart{
     .path = "/pmdfwd/trace_start",
-    .help = "Start a packet trace. Parameters: port or -, count, count|continuous|drops[, filter "
-            "in hex]",
+    .help =
+        "Start a packet trace. Parameters: port or -, count, count|continuous|drops[, filter "
+        "in hex]",
     .schema = &kTraceStateRecord,
     .parameter =
         "`port,count,mode[,filter]`: the rx port's name or `-` for all; how many packets "
@@ -129,7 +130,7 @@ inline constexpr Endpoint kDrops{
     .parameter = "first row",
     .returns = "the copies, oldest first, each in rows of up to 48 bytes (`data`, hex)"};
 
-inline constexpr const Endpoint* kTraceEndpoints[] = {&kTraceStart, &kTraceStop,  &kTrace,
+inline constexpr const Endpoint* kTraceEndpoints[] = {&kTraceStart, &kTraceStop, &kTrace,
                                                       &kDropsStart, &kDropsStop, &kDrops};
 
 }  // namespace endpoints

@@ -32,8 +32,8 @@ struct TraceOptions {
 
 struct DropOptions {
     uint32_t count = 1000;
-    uint32_t rate = 1000;                  // copies a second a worker
-    std::optional<DropReason> reason;      // none: every reason
+    uint32_t rate = 1000;              // copies a second a worker
+    std::optional<DropReason> reason;  // none: every reason
 };
 
 // A traced packet as the control side holds it.

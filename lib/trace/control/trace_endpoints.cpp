@@ -75,7 +75,8 @@ TraceEndpoints::TraceEndpoints(TraceControl& control, TracePortNames ports)
         r.record(trace_state());
         return 0;
     });
-    bindings_.emplace_back(kTrace, [this](std::string_view p, Reply& r) { return trace_page(p, r); });
+    bindings_.emplace_back(kTrace,
+                           [this](std::string_view p, Reply& r) { return trace_page(p, r); });
     bindings_.emplace_back(kDropsStart,
                            [this](std::string_view p, Reply& r) { return drops_start(p, r); });
     bindings_.emplace_back(kDropsStop, [this](std::string_view p, Reply& r) {
@@ -85,7 +86,8 @@ TraceEndpoints::TraceEndpoints(TraceControl& control, TracePortNames ports)
         r.record(drop_state());
         return 0;
     });
-    bindings_.emplace_back(kDrops, [this](std::string_view p, Reply& r) { return drops_page(p, r); });
+    bindings_.emplace_back(kDrops,
+                           [this](std::string_view p, Reply& r) { return drops_page(p, r); });
 }
 
 Record TraceEndpoints::trace_state() const {
@@ -96,7 +98,8 @@ Record TraceEndpoints::trace_state() const {
     rec.set(t.at("state"), std::string(to_string(s.state)));
     rec.set(t.at("mode"), std::string(enum_name(kModes, s.options.mode)));
     rec.set(t.at("port"), s.options.port_name);
-    rec.set(t.at("filter"), s.options.filter.empty() ? std::string("-") : s.options.filter.substr(0, 120));
+    rec.set(t.at("filter"),
+            s.options.filter.empty() ? std::string("-") : s.options.filter.substr(0, 120));
     rec.set(t.at("count"), uint64_t(s.options.count));
     rec.set(t.at("traced"), uint64_t(s.traced));
     return rec;
@@ -212,7 +215,8 @@ int TraceEndpoints::drops_start(std::string_view params, Reply& reply) {
     if (words[2] != "-") {
         o.reason = drop_reason_named(words[2]);
         if (!o.reason) {
-            reply.error("no drop reason '" + words[2] + "' (pmdctl fields lists them: drop_<reason>)");
+            reply.error("no drop reason '" + words[2] +
+                        "' (pmdctl fields lists them: drop_<reason>)");
             return 0;
         }
     }

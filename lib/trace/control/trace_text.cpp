@@ -69,10 +69,9 @@ std::string hop_text(const TraceStep& s, const TracePortNames& ports) {
 
 std::string drop_text(const TraceStep& s) {
     std::string t(enum_name(kDropNames, DropReason(s.code)));
-    constexpr std::string_view kIcmp[] = {
-        "", "; its ICMP error went to the control path",
-        "; its ICMP error was held back by the rate limit",
-        "; its ICMP error was lost: the punt ring was full"};
+    constexpr std::string_view kIcmp[] = {"", "; its ICMP error went to the control path",
+                                          "; its ICMP error was held back by the rate limit",
+                                          "; its ICMP error was lost: the punt ring was full"};
     if (s.flag < std::size(kIcmp)) t += kIcmp[s.flag];
     return t;
 }

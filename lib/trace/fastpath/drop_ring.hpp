@@ -47,7 +47,9 @@ class DropRing {
         if (h - tail_.load(std::memory_order_acquire) >= size_) return nullptr;
         return &slots_[h & (size_ - 1)];
     }
-    void commit() { head_.store(head_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
+    void commit() {
+        head_.store(head_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    }
 
     // Control side: the oldest copy not yet taken, or null; release() gives
     // its slot back.
@@ -56,7 +58,9 @@ class DropRing {
         if (t == head_.load(std::memory_order_acquire)) return nullptr;
         return &slots_[t & (size_ - 1)];
     }
-    void release() { tail_.store(tail_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }
+    void release() {
+        tail_.store(tail_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+    }
 
   private:
     uint32_t size_;

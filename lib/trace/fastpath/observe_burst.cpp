@@ -37,8 +37,7 @@ bool trace_has_room(const TraceRequest& t) {
     return t.continuous || t.remaining->load(std::memory_order_relaxed) > 0;
 }
 
-TraceRecord begin_record(const WorkerContext& w, const rte_mbuf* m, uint64_t tsc,
-                         uint16_t queue) {
+TraceRecord begin_record(const WorkerContext& w, const rte_mbuf* m, uint64_t tsc, uint16_t queue) {
     TraceRecord r;
     r.tsc = tsc;
     r.pkt_len = m->pkt_len;
@@ -116,42 +115,48 @@ void trace_one(const WorkerContext& w, const ObserveSwitch& sw, rte_mbuf* m, uin
 
 }  // namespace
 
-void capture_drops(const DropTap& tap, rte_mbuf* const* pkts, uint16_t n, DropReason why) {
+void capture_drop(const DropTap& tap, const rte_mbuf* m, DropReason why) {
     const DropRequest& q = *tap.request;
     if (!(q.reasons >> drop_index(why) & 1)) return;
     DropRing& ring = *tap.ring;
-    const uint64_t now = rte_rdtsc();
-    for (uint16_t i = 0; i < n; ++i) {
-        if (ring.counts.copied.load(std::memory_order_relaxed) >= q.max_copies) {
-            bump(ring.counts.over_count);
-            continue;
-        }
-        // GCRA, as the ICMP error gate: a copy every interval, a burst of
-        // them after a quiet spell.
-        const uint64_t earliest = ring.due_tsc > q.burst_tsc ? ring.due_tsc - q.burst_tsc : 0;
-        if (now < earliest) {
-            bump(ring.counts.rate_limited);
-            continue;
-        }
-        DropCopy* c = ring.reserve();
-        if (!c) {
-            bump(ring.counts.ring_full);
-            continue;
-        }
-        ring.due_tsc = std::max(ring.due_tsc, now) + q.interval_tsc;
-        const rte_mbuf* m = pkts[i];
-        c->tsc = tap.tsc;
-        c->pkt_len = m->pkt_len;
-        c->cap_len = uint16_t(std::min<uint32_t>(m->pkt_len, kDropCopyBytes));
-        c->worker = tap.worker;
-        c->rx_port = tap.rx_port;
-        c->rx_queue = tap.rx_queue;
-        c->reason = uint8_t(why);
-        const void* data = rte_pktmbuf_read(m, 0, c->cap_len, c->data);
-        if (data && data != c->data) std::memcpy(c->data, data, c->cap_len);
-        ring.commit();
-        bump(ring.counts.copied);
+    if (ring.counts.copied.load(std::memory_order_relaxed) >= q.max_copies) {
+        bump(ring.counts.over_count);
+        return;
     }
+    // GCRA, as the ICMP error gate: a copy every interval, a burst of them
+    // after a quiet spell.
+    const uint64_t now = rte_rdtsc();
+    const uint64_t earliest = ring.due_tsc > q.burst_tsc ? ring.due_tsc - q.burst_tsc : 0;
+    if (now < earliest) {
+        bump(ring.counts.rate_limited);
+        return;
+    }
+    DropCopy* c = ring.reserve();
+    if (!c) {
+        bump(ring.counts.ring_full);
+        return;
+    }
+    ring.due_tsc = std::max(ring.due_tsc, now) + q.interval_tsc;
+    c->tsc = tap.tsc;
+    c->pkt_len = m->pkt_len;
+    c->cap_len = uint16_t(std::min<uint32_t>(m->pkt_len, kDropCopyBytes));
+    c->worker = tap.worker;
+    c->rx_port = tap.rx_port;
+    c->rx_queue = tap.rx_queue;
+    c->reason = uint8_t(why);
+    const void* data = rte_pktmbuf_read(m, 0, c->cap_len, c->data);
+    if (data && data != c->data) std::memcpy(c->data, data, c->cap_len);
+    ring.commit();
+    bump(ring.counts.copied);
+}
+
+void capture_drop_and_free(const DropTap& tap, rte_mbuf* m, DropReason why) {
+    capture_drop(tap, m, why);
+    rte_pktmbuf_free(m);
+}
+
+void capture_drops(const DropTap& tap, rte_mbuf* const* pkts, uint16_t n, DropReason why) {
+    for (uint16_t i = 0; i < n; ++i) capture_drop(tap, pkts[i], why);
 }
 
 template <ForwardMode kMode>

@@ -15,14 +15,14 @@
 namespace pmdfwd {
 
 // The steps of a packet's path a trace records, in the order they happen.
-#define PMDFWD_TRACE_STEPS(X)                                                                \
-    X(received, "received: worker, port, queue, time")                                      \
-    X(classified, "router: what its headers make it (IPv4, IPv6, ARP or ND, refused why)")  \
-    X(looked_up, "router: the next hop its destination's route gives, port and MACs")       \
-    X(rewritten, "l2: the MAC header written")                                              \
-    X(handed_off, "to the worker that owns the output TX queue")                            \
-    X(punted, "to the control path, and why")                                               \
-    X(transmitted, "sent: port and TX queue")                                               \
+#define PMDFWD_TRACE_STEPS(X)                                                              \
+    X(received, "received: worker, port, queue, time")                                     \
+    X(classified, "router: what its headers make it (IPv4, IPv6, ARP or ND, refused why)") \
+    X(looked_up, "router: the next hop its destination's route gives, port and MACs")      \
+    X(rewritten, "l2: the MAC header written")                                             \
+    X(handed_off, "to the worker that owns the output TX queue")                           \
+    X(punted, "to the control path, and why")                                              \
+    X(transmitted, "sent: port and TX queue")                                              \
     X(dropped, "dropped: the reason, by the name of its drop counter")
 
 #define PMDFWD_TRACE_STEP_ENUM(name, help) name,
@@ -62,11 +62,11 @@ constexpr unsigned kTraceMaxSteps = 5;
 
 // One traced packet.
 struct TraceRecord {
-    uint64_t tsc = 0;        // when its burst was received
-    uint32_t pkt_len = 0;    // its length on the wire
-    uint16_t head_len = 0;   // bytes of head copied
+    uint64_t tsc = 0;       // when its burst was received
+    uint32_t pkt_len = 0;   // its length on the wire
+    uint16_t head_len = 0;  // bytes of head copied
     uint16_t worker = 0;
-    uint16_t rx_port = 0;    // ethdev id
+    uint16_t rx_port = 0;  // ethdev id
     uint16_t rx_queue = 0;
     uint8_t steps = 0;
     TraceStep step[kTraceMaxSteps];
@@ -82,8 +82,7 @@ struct TraceRecord {
 // written, odd while being written.
 class TraceRing {
   public:
-    explicit TraceRing(uint32_t size_pow2)
-        : size_(size_pow2), slots_(new Slot[size_pow2]) {}
+    explicit TraceRing(uint32_t size_pow2) : size_(size_pow2), slots_(new Slot[size_pow2]) {}
     TraceRing(const TraceRing&) = delete;
     TraceRing& operator=(const TraceRing&) = delete;
 
