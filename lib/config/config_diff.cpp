@@ -1,0 +1,111 @@
+// Configs compared key by key (see config_diff.hpp).
+#include "config_diff.hpp"
+
+#include <array>
+#include <string_view>
+#include <toml++/toml.h>
+
+#include "config_writer.hpp"
+
+namespace pmdfwd {
+
+namespace {
+
+std::string value_text(const toml::node& n) {
+    std::ostringstream out;
+    if (const auto* t = n.as_table())
+        out << toml::toml_formatter(*t);
+    else if (const auto* a = n.as_array())
+        out << toml::toml_formatter(*a);
+    else
+        n.visit([&](const auto& v) { out << toml::toml_formatter(v); });
+    std::string s = out.str();
+    for (char& c : s)
+        if (c == '\n') c = ' ';
+    return s;
+}
+
+// An array of tables' entries by the key that names them.
+void flatten_tables(const std::string& section, const toml::array& a, std::string_view name_key,
+                    std::map<std::string, std::string>& out) {
+    for (const auto& e : a) {
+        const auto* t = e.as_table();
+        if (!t) continue;
+        const auto* name = t->get(name_key);
+        const std::string id = name && name->as_string() ? name->as_string()->get() : "?";
+        if (section == "port") {
+            for (auto&& [k, v] : *t)
+                if (k.str() != name_key) out[section + "." + id + "." + std::string(k.str())] = value_text(v);
+        } else {
+            toml::table rest = *t;
+            rest.erase(name_key);
+            out[section + "." + id] = value_text(rest);
+        }
+    }
+}
+
+}  // namespace
+
+std::map<std::string, std::string> config_keys(const Config& cfg) {
+    const toml::table doc = toml::parse(config_to_toml(cfg));
+    std::map<std::string, std::string> out;
+    for (auto&& [k, v] : doc) {
+        const std::string section(k.str());
+        if (const auto* a = v.as_array(); a && a->is_array_of_tables()) {
+            flatten_tables(section, *a,
+                           section == "port"    ? "name"
+                           : section == "route" ? "prefix"
+                                                : "address",
+                           out);
+            continue;
+        }
+        const auto* t = v.as_table();
+        if (!t) continue;
+        for (auto&& [key, value] : *t) out[section + "." + std::string(key.str())] = value_text(value);
+    }
+    return out;
+}
+
+bool live_key(const std::string& key) {
+    static constexpr std::array<std::string_view, 15> kLive = {
+        "l3.icmp_rate_limit",    "l3.icmp_rate_burst",   "l3.kernel_rate_limit",
+        "l3.kernel_rate_burst",  "log.level",            "netlog.level",
+        "netlog.rate_limit",     "netlog.rate_burst",    "poll.idle_polls",
+        "poll.max_sleep_us",     "control.stall_us",     "control.stats_log_interval_s",
+        "control.metrics",       "control.metrics_allow", "control.metrics_allow_remote",
+    };
+    if (key.starts_with("route.") || key.starts_with("neighbour.")) return true;
+    for (const auto k : kLive)
+        if (k == key) return true;
+    return false;
+}
+
+std::vector<ConfigChange> diff_configs(const Config& before, const Config& after) {
+    const auto a = config_keys(before);
+    const auto b = config_keys(after);
+    std::vector<ConfigChange> changes;
+    auto i = a.begin();
+    auto j = b.begin();
+    while (i != a.end() || j != b.end()) {
+        if (j == b.end() || (i != a.end() && i->first < j->first)) {
+            changes.push_back({i->first, i->second, "", live_key(i->first)});
+            ++i;
+        } else if (i == a.end() || j->first < i->first) {
+            changes.push_back({j->first, "", j->second, live_key(j->first)});
+            ++j;
+        } else {
+            if (i->second != j->second)
+                changes.push_back({i->first, i->second, j->second, live_key(i->first)});
+            ++i;
+            ++j;
+        }
+    }
+    return changes;
+}
+
+std::string to_string(const ConfigChange& c) {
+    return c.key + ": " + (c.before.empty() ? "(none)" : c.before) + " -> " +
+           (c.after.empty() ? "(none)" : c.after);
+}
+
+}  // namespace pmdfwd
