@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "config_commands.hpp"
 #include "drop_capture.hpp"
 #include "protocol.hpp"
 #include "record_view.hpp"
@@ -284,6 +285,12 @@ const Command kCommands[] = {
      .fetch = [](TelemetryClient* c, const CommandArgs&) { return need(c->query(ep::kRouter)); },
      .render = [](TelemetryClient*, const Json& j,
                   const CommandArgs&) { return render_router(j); }},
+    {.words = {"show", "config"},
+     .help = "The running config as TOML, routes added or deleted at run time included",
+     .asks = {&ep::kConfig},
+     .fetch = [](TelemetryClient* c, const CommandArgs&) { return Json(running_config(*c)); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return j.get<std::string>(); }},
     {.words = {"route", "add"},
      .help = "Router mode: add or replace a route, without stopping a worker",
      .asks = {&ep::kRouteAdd},
@@ -393,6 +400,22 @@ const Command kCommands[] = {
          [](TelemetryClient& c, const CommandArgs& a) {
              run_drop_capture(c, {a.pcap, a.drop_count, a.rate, a.reason, a.timeout_s, a.json});
          }},
+    {.words = {"reload"},
+     .help = "Re-read the config file: apply what may change live, refuse what needs a restart",
+     .asks = {&ep::kReload},
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_flag("--dry-run", a.dry_run, "Check the file and show the changes only");
+         },
+     .run = [](TelemetryClient& c, const CommandArgs& a) { run_reload(c, a.dry_run, a.json); }},
+    {.words = {"config", "save"},
+     .help = "Write the running config to a file (by default the one pmdfwd started with)",
+     .asks = {&ep::kConfig, &ep::kInfo},
+     .options =
+         [](CLI::App& sub, CommandArgs& a) {
+             sub.add_option("file", a.file, "Where to write it (a temporary file, then renamed)");
+         },
+     .run = [](TelemetryClient& c, const CommandArgs& a) { run_config_save(c, a.file, a.json); }},
     {.words = {"log", "test"},
      .help = "Log one warning of the given length, to check the log channel end to end",
      .asks = {&ep::kLogTest},
@@ -490,6 +513,7 @@ const CommandGroup kGroups[] = {
     {"route", "Add, delete or load routes (router mode)"},
     {"log", "Check the emergency log channel"},
     {"trace", "Trace packets through the workers, step by step"},
+    {"config", "Save the running config"},
 };
 
 }  // namespace

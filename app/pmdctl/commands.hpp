@@ -24,7 +24,7 @@ struct CommandArgs {
     std::string prefix;             // route add / del
     std::vector<std::string> vias;  // route add --via, once per path
     std::string port;               // route add --port
-    std::string file;               // route load
+    std::string file;               // route load, config save
     uint64_t bytes = 0;             // log test
     std::string columns;            // fields --columns
     std::string filter;             // trace start --filter
@@ -36,6 +36,7 @@ struct CommandArgs {
     uint64_t rate = 1000;           // drops --rate
     std::string reason;             // drops --reason
     double timeout_s = 0;           // drops --timeout
+    bool dry_run = false;           // reload --dry-run
 };
 
 struct Command {

@@ -1,6 +1,6 @@
 // pmdfwd: load and check the config, start EAL and the appliance, run until
 // SIGINT/SIGTERM or a telemetry shutdown, then stop gracefully and audit pools.
-// SIGHUP reopens the log file; SIGPIPE is ignored; a fatal signal prints a
+// SIGHUP reopens the log file and reloads the config; SIGPIPE is ignored; a fatal signal prints a
 // crash report. Exit codes: 0 ok, 1 start-up failure, 2 bad config, 3 mbufs
 // missing at exit, 128 + signal when a fatal (or second stop) signal ends it.
 #include <fcntl.h>
@@ -138,7 +138,15 @@ void sleep_ms(long ms) {
     }
 }
 
-// SIGHUP: logrotate has moved the file away; nothing else is reloaded.
+// SIGHUP: logrotate has moved the file away, or systemd's ExecReload asks
+// for a reload (the config file read again, what may change live applied).
+void reload(pmdfwd::Appliance& app) {
+    std::lock_guard lock(pmdfwd::control_mutex());
+    const auto lines = app.reload(false).lines(false);
+    spdlog::info("SIGHUP: reload: {}", lines.front());
+    for (size_t i = 1; i < lines.size(); ++i) spdlog::info("SIGHUP: reload: {}", lines[i]);
+}
+
 void reopen_log(const pmdfwd::LogConfig& cfg) {
     if (cfg.file.empty()) {
         spdlog::info("SIGHUP: no [log] file to reopen");
@@ -166,16 +174,20 @@ void remove_own_hugepage_files(const std::string& prefix) {
 std::string wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg,
                           pmdfwd::SystemdNotify& systemd) {
     using namespace std::chrono;
-    auto next_stats = steady_clock::now() + seconds(cfg.control.stats_log_interval_s);
-    const long period_ms = long(app.housekeeping_period_ms());
+    auto next_stats = steady_clock::now() + seconds(app.stats_log_interval_s());
     while (g_signal.load() == 0 && !app.stop_requested()) {
-        if (g_reopen_log.exchange(false)) reopen_log(cfg.log);
-        sleep_ms(period_ms);
+        if (g_reopen_log.exchange(false)) {
+            reopen_log(cfg.log);
+            reload(app);
+        }
+        // A reload may change the stall threshold, and so the period.
+        sleep_ms(long(app.housekeeping_period_ms()));
         app.housekeeping();
         systemd.tick(app);
-        if (cfg.control.stats_log_interval_s && steady_clock::now() >= next_stats) {
+        const uint32_t interval = app.stats_log_interval_s();
+        if (interval && steady_clock::now() >= next_stats) {
             spdlog::info("stats: {}", app.totals(pmdfwd::Since::clear).to_line());
-            next_stats += seconds(cfg.control.stats_log_interval_s);
+            next_stats = steady_clock::now() + seconds(interval);
         }
     }
     if (const int sig = g_signal.load()) {

@@ -66,6 +66,9 @@ Status Appliance::build(const std::string& pool_prefix) {
     if (cfg_.forward.mode == ForwardMode::l3)
         if (auto st = create_router(pool_prefix); !st) return st;
     trace_control_ = std::make_unique<TraceControl>(plan_.workers.size(), rte_get_tsc_hz());
+    running_ = cfg_;
+    stats_log_interval_s_.store(cfg_.control.stats_log_interval_s);
+    loop_settings_.publish(loop_values(cfg_));
     if (auto st = wire_workers(); !st) return st;
     if (auto st = launch_workers(); !st) return st;
     if (router_) router_->start();
@@ -83,6 +86,7 @@ Status Appliance::build(const std::string& pool_prefix) {
         trace_ports.ethdev_ids.push_back(ports_[p].port->id());
     }
     trace_endpoints_ = std::make_unique<TraceEndpoints>(*trace_control_, std::move(trace_ports));
+    bind_config_endpoints();
     return Ok{};
 }
 
@@ -307,6 +311,8 @@ Status Appliance::wire_workers() {
         w->read_lengths = cfg_.forward.read_lengths;
         w->stall_cycles = uint64_t(cfg_.control.stall_us) * rte_get_tsc_hz() / 1000000;
         w->stop = &stop_workers_;
+        w->settings = &loop_settings_;
+        w->settings_version = loop_settings_.version();
         w->observe = trace_control_->switch_of(wp.id);
         w->observe_mark = trace_control_->mark_of(wp.id);
         workers_[wp.id].ctx = std::move(w);
@@ -376,6 +382,11 @@ void Appliance::housekeeping() {
     }
     if (router_endpoints_) router_endpoints_->summarize_route_changes();
     if (trace_control_) trace_control_->housekeeping();
+    std::vector<std::unique_ptr<MetricsExporter>> retired;
+    {
+        std::lock_guard lock(retired_mutex_);
+        retired.swap(retired_metrics_);
+    }
 }
 
 // A data pool that ran dry is logged (and so sent on the log channel) at most
@@ -427,8 +438,13 @@ ShutdownReport Appliance::shutdown() {
     shut_down_ = true;
     router_endpoints_.reset();
     trace_endpoints_.reset();
+    config_bindings_.clear();
     control_detach(this);
     metrics_.reset();
+    {
+        std::lock_guard lock(retired_mutex_);
+        retired_metrics_.clear();
+    }
     telemetry_gate_.reset();
     stop_workers_.store(true);
     for (const auto& e : workers_)

@@ -12,9 +12,12 @@
 
 #include "capture_server.hpp"
 #include "config.hpp"
+#include "config_diff.hpp"
 #include "control.hpp"
+#include "endpoint_binding.hpp"
 #include "error.hpp"
 #include "handoff_ring.hpp"
+#include "loop_settings.hpp"
 #include "metrics_exporter.hpp"
 #include "netlog_channel.hpp"
 #include "plan.hpp"
@@ -45,6 +48,16 @@ struct ShutdownReport {
     }
 };
 
+// What a reload found and did.
+struct ReloadReport {
+    std::vector<ConfigChange> changes;
+    bool refused = false;  // a change needs a restart: nothing was applied
+    bool applied = false;
+    std::string error;  // the file's error (file:line:column), or what failed applying
+    // The verdict, then a line a change.
+    std::vector<std::string> lines(bool dry_run) const;
+};
+
 class Appliance final : public ControlTarget {
   public:
     // Pools, ports and workers from a validated plan, which is built again
@@ -62,6 +75,15 @@ class Appliance final : public ControlTarget {
     ShutdownReport shutdown();
 
     bool stop_requested() const { return stop_requested_.load(); }
+    // Re-reads the config file, checks it as --check does (but against
+    // this machine) and compares it with the running config; unless
+    // dry_run, or a change needs a restart, or the file has an error,
+    // applies what changed. The caller holds control_mutex().
+    ReloadReport reload(bool dry_run);
+    // The running config: the file's at start or last reload, with the
+    // routes added and deleted at run time.
+    Config running_config() const;
+    uint32_t stats_log_interval_s() const { return stats_log_interval_s_.load(); }
     // Main lcore, every few tens of ms: refill the log channel's pre-filled
     // buffers, sample the links, and log (rate limited) any data pool that
     // ran dry.
@@ -147,6 +169,9 @@ class Appliance final : public ControlTarget {
     Status open_telemetry_gate();
     Status open_capture();
     void watch_pools();
+    LoopValues loop_values(const Config& cfg) const;
+    Status apply_reload(const Config& next, const std::vector<ConfigChange>& changes);
+    void bind_config_endpoints();
     bool one_pool_per_tx_queue(size_t port) const;
     WorkerIdentity identity(size_t i) const;
     RecycleCounts recycle_counts_of_worker(size_t i) const;  // raw, no baseline
@@ -169,9 +194,17 @@ class Appliance final : public ControlTarget {
     std::unique_ptr<TelemetryGate> telemetry_gate_;  // null: no telemetry socket
     std::unique_ptr<MetricsExporter> metrics_;       // null: no [control] metrics
     std::unique_ptr<StallWatch> stall_watch_;        // once the workers run
+    // Exporters a reload replaced: destroyed by housekeeping, which runs
+    // without the control lock their scrapes may wait for.
+    std::vector<std::unique_ptr<MetricsExporter>> retired_metrics_;
+    std::mutex retired_mutex_;
+    Config running_;                                // under the control lock
+    std::vector<EndpointBinding> config_bindings_;  // /pmdfwd/reload, /pmdfwd/config
+    std::atomic<uint32_t> stats_log_interval_s_{0};
     bool shut_down_ = false;
 
     alignas(64) std::atomic<bool> stop_workers_{false};
+    LoopSettings loop_settings_;  // what the workers adopt of a reload
     alignas(64) std::atomic<bool> stop_requested_{false};
 
     mutable std::mutex baseline_mutex_;  // control plane only: the baselines above

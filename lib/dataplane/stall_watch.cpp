@@ -20,7 +20,7 @@ StallWatch::StallWatch(std::vector<const WorkerContext*> workers, std::vector<st
       hz_(tsc_hz) {}
 
 uint64_t StallWatch::period_ms() const {
-    const uint64_t half_ms = stall_cycles_ / 2 * 1000 / hz_;
+    const uint64_t half_ms = stall_cycles_.load(std::memory_order_relaxed) / 2 * 1000 / hz_;
     return std::clamp<uint64_t>(half_ms, 1, 20);
 }
 
@@ -30,7 +30,7 @@ void StallWatch::sample() {
     for (size_t i = 0; i < workers_.size(); ++i) {
         const uint64_t quiet = loop_quiet_cycles(workers_[i]->beat, now);
         State& s = state_[i];
-        if (quiet > stall_cycles_) {
+        if (quiet > stall_cycles_.load(std::memory_order_relaxed)) {
             progressing = false;
             if (!s.seen || quiet >= s.quiet_seen) {
                 s.phase_seen = workers_[i]->beat.phase.load(std::memory_order_relaxed);
@@ -59,7 +59,7 @@ void StallWatch::report(size_t i, uint64_t now, uint64_t quiet) {
     const uint64_t last = workers_[i]->beat.last_stall.load(std::memory_order_relaxed);
     const uint64_t since = s.last_report ? now - s.last_report : 0;
     spdlog::warn("{}: {} stall(s) of over {} {}; the last lasted {}, {}", names_[i],
-                 stalls - s.reported_stalls, (ns(stall_cycles_)),
+                 stalls - s.reported_stalls, (ns(stall_cycles_.load(std::memory_order_relaxed))),
                  since ? "in the last " + (ns(since)) : std::string("so far"), (ns(last)),
                  s.seen ? "seen in phase " + std::string(to_string(s.phase_seen))
                         : std::string("too short to be seen in its phase"));

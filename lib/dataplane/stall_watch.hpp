@@ -6,6 +6,7 @@
 // reads, so it costs them nothing but a shared read of their heartbeat line.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ class StallWatch {
 
     // Main lcore, every period(): reads every heartbeat, logs what is due.
     void sample();
+    // A reload's new threshold (any thread; sample reads it).
+    void set_stall_cycles(uint64_t cycles) {
+        stall_cycles_.store(cycles, std::memory_order_relaxed);
+    }
     // True when, at the last sample, no loop had gone quiet for longer than
     // stall_us.
     bool all_progressing() const { return all_progressing_; }
@@ -52,7 +57,7 @@ class StallWatch {
     std::vector<const WorkerContext*> workers_;
     std::vector<std::string> names_;
     std::vector<State> state_;
-    uint64_t stall_cycles_;
+    std::atomic<uint64_t> stall_cycles_;
     uint64_t hz_;
     bool all_progressing_ = true;
 };

@@ -58,6 +58,25 @@ inline void progress(const WorkerContext& w, PendingCounts& p, uint64_t prev, ui
     w.beat.tsc.store(now, std::memory_order_relaxed);
 }
 
+// A reload published new loop settings: copy them into the context.
+__attribute__((noinline)) void take_settings(WorkerContext& w) {
+    LoopValues v;
+    if (!w.settings->read(v, w.settings_version)) return;
+    w.idle_polls = w.poll == PollMode::adaptive    ? v.idle_polls_adaptive
+                   : w.poll == PollMode::interrupt ? v.idle_polls_interrupt
+                                                   : UINT64_MAX;
+    w.max_sleep_us = v.max_sleep_us;
+    w.stall_cycles = v.stall_cycles;
+    w.icmp_interval_tsc = v.icmp_interval_tsc;
+    w.icmp_burst_tsc = v.icmp_burst_tsc;
+}
+
+// At a progress point: one load of a line that only a reload writes.
+inline void adopt_settings(WorkerContext& w) {
+    if (unlikely(w.settings != nullptr && w.settings->version() != w.settings_version))
+        take_settings(w);
+}
+
 // One received burst (from rx queue `queue`): forward it and count it.
 // While nobody traces or captures, the switch costs a load and a branch
 // not taken. Inlined into the loop (the observed path's call would make
@@ -140,6 +159,7 @@ void poll_loop(WorkerContext& w) {
             flush_deferred_frees(w);
             const uint64_t now = rte_rdtsc();
             progress(w, p, prev_tsc, now);
+            adopt_settings(w);
             (busy_since_tsc ? p.busy_tsc : p.idle_tsc) += now - prev_tsc;
             prev_tsc = now;
             busy_since_tsc = 0;
@@ -169,12 +189,14 @@ void poll_loop(WorkerContext& w) {
         if constexpr (kLatency) {
             const uint64_t now = rte_rdtsc();
             progress(w, p, prev_tsc, now);
+            adopt_settings(w);
             if (received) w.residence.record(now - prev_tsc, received);
             p.busy_tsc += now - prev_tsc;
             prev_tsc = now;
         } else if (++busy_since_tsc == kPublishEveryBursts) {
             const uint64_t now = rte_rdtsc();
             progress(w, p, prev_tsc, now);
+            adopt_settings(w);
             p.busy_tsc += now - prev_tsc;
             prev_tsc = now;
             busy_since_tsc = 0;

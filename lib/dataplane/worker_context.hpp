@@ -18,6 +18,7 @@ struct rte_ring;
 #include "l3_next_hop.hpp"
 #include "link_state.hpp"
 #include "loop_phase.hpp"
+#include "loop_settings.hpp"
 #include "observe.hpp"
 #include "recycle_mempool.hpp"
 #include "worker_stats.hpp"
@@ -124,6 +125,10 @@ struct alignas(64) WorkerContext {
     mutable TestStall test_stall;  // test hook builds: the worker disarms it
     // Written by the worker while its burst is observed (observe.hpp).
     ObserveMark* observe_mark = &g_observe_unused_mark;
+    // What a reload changes of the fields above (loop_settings.hpp): the
+    // worker copies a new version in at its next progress point.
+    const LoopSettings* settings = nullptr;
+    uint64_t settings_version = 0;
     // l3: when the next ICMP error punt is due (GCRA), IPv4's and IPv6's.
     mutable uint64_t icmp_tat[2] = {};
 

@@ -53,12 +53,14 @@ class ReopenableFileSink final : public spdlog::sinks::base_sink<std::mutex> {
 };
 
 std::shared_ptr<ReopenableFileSink> g_file_sink;
+spdlog::sink_ptr g_console_sink;
 
 }  // namespace
 
 Status setup_logging(const LogConfig& cfg) {
     std::vector<spdlog::sink_ptr> sinks;
-    sinks.push_back(std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
+    g_console_sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+    sinks.push_back(g_console_sink);
     if (!cfg.file.empty()) {
         auto fd = open_log_file_nonblocking(cfg.file);  // never waits on a fifo
         if (!fd) return fd.error();
@@ -74,6 +76,21 @@ Status setup_logging(const LogConfig& cfg) {
     logger->flush_on(spdlog::level::info);
     spdlog::set_default_logger(logger);
     return Ok{};
+}
+
+void set_log_level(const std::string& level) {
+    auto logger = spdlog::default_logger();
+    const auto l = spdlog::level::from_str(level);
+    if (g_console_sink) g_console_sink->set_level(l);
+    if (g_file_sink) g_file_sink->set_level(l);
+    lower_logger_to_sinks();
+}
+
+void lower_logger_to_sinks() {
+    auto logger = spdlog::default_logger();
+    auto lowest = spdlog::level::off;
+    for (const auto& sink : logger->sinks()) lowest = std::min(lowest, sink->level());
+    logger->set_level(lowest);
 }
 
 Status reopen_log_file() {

@@ -323,6 +323,15 @@ void NetlogChannel::refill() {
     busy_.store(false, std::memory_order_release);
 }
 
+void NetlogChannel::set_rate(uint32_t rate_limit, uint32_t rate_burst, const std::string& level) {
+    while (busy_.exchange(true, std::memory_order_seq_cst)) rte_pause();
+    setup_.config.rate_limit = rate_limit;
+    setup_.config.rate_burst = rate_burst;
+    setup_.config.level = level;
+    bucket_ = TokenBucket(rate_limit, rate_burst);
+    busy_.store(false, std::memory_order_release);
+}
+
 void NetlogChannel::stop() {
     stopped_.store(true, std::memory_order_seq_cst);
     // A send that took the lock before the flag was seen finishes in bounded time.

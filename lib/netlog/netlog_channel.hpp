@@ -51,6 +51,9 @@ class NetlogChannel {
     static bool inside_on_this_thread();
     // Main lcore, in the background: top the pre-filled stack up.
     void refill();
+    // A reload: the rate and the level show log reports (the sink filters
+    // by level); waits for a send in progress.
+    void set_rate(uint32_t rate_limit, uint32_t rate_burst, const std::string& level);
     // No sends after this returns (it waits, bounded, for one in progress).
     void stop();
 

@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "logging.hpp"
 #include "netlog_channel.hpp"
 #include "recent_records.hpp"
 
@@ -29,6 +30,7 @@ std::atomic<unsigned> g_senders{0};  // threads inside g_channel->send
 std::atomic<uint64_t> g_next_seq{0};
 RecentRecords g_recent;
 bool g_sink_installed = false;
+std::shared_ptr<spdlog::sinks::sink> g_netlog_sink;
 
 class NetlogSink final : public spdlog::sinks::sink {
   public:
@@ -179,11 +181,18 @@ void netlog_install_sink(const std::string& level) {
     if (g_sink_installed) return;
     g_sink_installed = true;
     auto sink = std::make_shared<NetlogSink>();
+    g_netlog_sink = sink;
     sink->set_level(spdlog::level::from_str(level));
     auto logger = spdlog::default_logger();
     logger->sinks().push_back(sink);
     // The logger passes on only what reaches its own level.
     if (sink->level() < logger->level()) logger->set_level(sink->level());
+}
+
+void netlog_set_sink_level(const std::string& level) {
+    if (!g_netlog_sink) return;
+    g_netlog_sink->set_level(spdlog::level::from_str(level));
+    lower_logger_to_sinks();
 }
 
 void netlog_attach(NetlogChannel* ch) { g_channel.store(ch, std::memory_order_seq_cst); }

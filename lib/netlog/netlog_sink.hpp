@@ -19,6 +19,8 @@ class NetlogChannel;
 // log level), so the crash report has records to replay. Main thread,
 // before other threads log.
 void netlog_install_sink(const std::string& level);
+// A reload: the sink's level (the channel's, or the log's without one).
+void netlog_set_sink_level(const std::string& level);
 // Start / stop sending through ch. detach returns once no thread is inside
 // the channel any more, so ch can then be destroyed.
 void netlog_attach(NetlogChannel* ch);

@@ -41,6 +41,8 @@ Router::Router(const Config& cfg, std::vector<RouterPort> ports)
     : cfg_(cfg), ports_(std::move(ports)), own_(all_addresses(ports_)), neighbours_(cfg.l3) {
     for (size_t i = 0; i < 2 * ports_.size(); ++i)
         icmp_buckets_.emplace_back(cfg.l3.icmp_rate_limit, cfg.l3.icmp_rate_burst);
+    icmp_rate_limit_ = cfg.l3.icmp_rate_limit;
+    kernel_rate_limit_ = cfg.l3.kernel_rate_limit;
 }
 
 // The punt rings go after stop(): their owners free what they still hold.

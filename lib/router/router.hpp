@@ -93,6 +93,15 @@ struct RouteChange {
     bool remove = false;
     RoutePath path;
 };
+// What a reload gives the router (Appliance::reload): the config's static
+// routes and neighbours as they should be now, and [l3] with its rates.
+struct RouterReload {
+    std::vector<RouteConfig> routes;
+    std::vector<NeighbourConfig> neighbours_before;
+    std::vector<NeighbourConfig> neighbours;
+    L3Config l3;
+};
+
 struct RouteBatchResult {
     uint64_t added = 0, deleted = 0, refused = 0;
     size_t first_refused = 0;  // the first refused change's index, when any
@@ -133,6 +142,16 @@ class Router {
     std::vector<RouteInfo> routes(size_t first = 0, size_t max = SIZE_MAX,
                                   size_t* total = nullptr) const;
     std::vector<NeighbourEntry> neighbours() const;
+    // The static and run-time routes of one path, as [[route]] tables: the
+    // running config's (show config, config save).
+    std::vector<RouteConfig> configured_routes() const;
+    // A reload, under one hold of the lock: static and run-time routes not
+    // in r.routes go, r.routes are installed (as static) where they differ;
+    // neighbours of neighbours_before not in neighbours go, the others are
+    // added or replaced; the ICMP error and kernel interface rates are r.l3's.
+    // An error (a full table) names the route or neighbour; what came
+    // before it is applied.
+    Status reload(const RouterReload& r);
     RouterCounters counters() const;
     RouterTableSizes sizes() const;
     NeighbourCounters neighbour_counters() const;
@@ -140,9 +159,14 @@ class Router {
     void poll(uint64_t now_ms);
 
   private:
-    Status add_route_locked(const IpPrefix& prefix, const std::vector<RoutePath>& paths);
+    enum class Origin : uint8_t;
+    Status add_route_locked(const IpPrefix& prefix, const std::vector<RoutePath>& paths,
+                            Origin origin);
     Status delete_route_locked(const IpPrefix& prefix);
     enum class Origin : uint8_t { connected, local, neighbour, static_route, runtime, kernel };
+    // The [l3] rates a reload may change (the control thread reads them).
+    uint32_t icmp_rate_limit_ = 0;
+    uint32_t kernel_rate_limit_ = 0;
     // The paths of equal-cost routes, one group per set of paths, shared by
     // every route with that set: the group's next hop in the workers'
     // tables and its buckets, each bucket holding the next hop its path

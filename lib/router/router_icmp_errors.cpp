@@ -39,7 +39,7 @@ void Router::send_icmp_error(rte_mbuf* m, int port, IcmpError error) {
     }
     // The bucket takes rate 0 as no limit; l3.icmp_rate_limit 0 sends none.
     TokenBucket& bucket = icmp_buckets_[size_t(port) * 2 + (family == IpFamily::v6)];
-    if (cfg_.l3.icmp_rate_limit == 0 || !bucket.take(now_ms() * 1000000)) {
+    if (icmp_rate_limit_ == 0 || !bucket.take(now_ms() * 1000000)) {
         counters_.icmp_errors_rate_limited++;
         return;
     }

@@ -46,7 +46,7 @@ Status Router::open_kernel_interfaces() {
 void Router::to_kernel(int port, const rte_mbuf* m) {
     KernelInterface* k = kernel_of(port);
     if (!k) return;
-    if (cfg_.l3.kernel_rate_limit == 0 || !kernel_buckets_[size_t(port)].take(now_ms() * 1000000)) {
+    if (kernel_rate_limit_ == 0 || !kernel_buckets_[size_t(port)].take(now_ms() * 1000000)) {
         counters_.kernel_rate_limited++;
         return;
     }

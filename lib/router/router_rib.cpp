@@ -189,7 +189,7 @@ Status Router::add_route(const IpPrefix& prefix, std::optional<IpAddress> via,
 // running table knows: a neighbour's host route is the neighbour's.
 Status Router::add_route(const IpPrefix& prefix, const std::vector<RoutePath>& paths) {
     std::lock_guard lock(mutex_);
-    return add_route_locked(prefix, paths);
+    return add_route_locked(prefix, paths, Origin::runtime);
 }
 
 Status Router::delete_route(const IpPrefix& prefix) {
@@ -204,8 +204,8 @@ RouteBatchResult Router::apply_route_changes(std::span<const RouteChange> change
     for (size_t i = 0; i < changes.size(); ++i) {
         const RouteChange& c = changes[i];
         one[0] = c.path;
-        const Status st =
-            c.remove ? delete_route_locked(c.prefix) : add_route_locked(c.prefix, one);
+        const Status st = c.remove ? delete_route_locked(c.prefix)
+                                   : add_route_locked(c.prefix, one, Origin::runtime);
         if (st) {
             ++(c.remove ? r.deleted : r.added);
             continue;
@@ -218,7 +218,8 @@ RouteBatchResult Router::apply_route_changes(std::span<const RouteChange> change
     return r;
 }
 
-Status Router::add_route_locked(const IpPrefix& prefix, const std::vector<RoutePath>& paths) {
+Status Router::add_route_locked(const IpPrefix& prefix, const std::vector<RoutePath>& paths,
+                                Origin origin) {
     if (paths.empty()) return make_error("a route needs a gateway or a port");
     if (paths.size() > kMaxEcmpPaths)
         return make_error("a route has at most " + std::to_string(kMaxEcmpPaths) + " paths");
@@ -243,10 +244,10 @@ Status Router::add_route_locked(const IpPrefix& prefix, const std::vector<RouteP
     if (it != rib_.end() && it->second.origin != Origin::static_route &&
         it->second.origin != Origin::runtime && it->second.origin != Origin::kernel)
         return make_error("'" + prefix.to_string() + "' is " + describe_origin(it->second));
-    RibRoute route{prefix, Origin::runtime, checked[0].via, int(checked[0].port)};
+    RibRoute route{prefix, origin, checked[0].via, int(checked[0].port)};
     if (checked.size() > 1 && cfg_.l3.max_ecmp_groups > 0) {
         route.group = group_for(checked);
-        if (route.group) route = {prefix, Origin::runtime, {}, -1, route.group};
+        if (route.group) route = {prefix, origin, {}, -1, route.group};
     }
     return install(route);
 }

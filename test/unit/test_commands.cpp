@@ -112,13 +112,12 @@ TEST_CASE("command line: a missing, unknown or bad word is a usage error", "[com
         return "(parsed)";
     };
     CHECK(message({}) ==
-          "pmdctl needs one of: show, route, trace, drops, log, stats, clear, shutdown, watch, "
-          "fields, "
-          "endpoints, metrics");
+          "pmdctl needs one of: show, route, trace, drops, reload, config, log, stats, clear, "
+          "shutdown, watch, fields, endpoints, metrics");
     CHECK(
         message({"show"}) ==
         "show needs one of: ports, workers, pools, plan, latency, log, xstats, routes, neighbours, "
-        "router");
+        "router, config");
     CHECK(message({"clear"}) == "clear needs one of: stats");
     CHECK(message({"bogus"}).find("bogus") != std::string::npos);
     CHECK(message({"show", "bogus"}).find("bogus") != std::string::npos);

@@ -91,9 +91,25 @@ inline constexpr Endpoint kShutdown{
     .schema = &kResultRecord,
     .returns = "`{\"result\": \"shutdown requested\"}`"};
 
+inline constexpr Endpoint kReload{
+    .path = "/pmdfwd/reload",
+    .help = "Re-read the config file, check it, apply what may change live. Parameters: dry-run",
+    .shape = Shape::lines,
+    .parameter = "`dry-run` to check and show the changes without applying them; none to apply",
+    .returns =
+        "a verdict line (`applied`, `dry run`, `refused` or `error`), then a line a changed key "
+        "(`live` or `restart`, `key: before -> after`)"};
+inline constexpr Endpoint kConfig{
+    .path = "/pmdfwd/config",
+    .help = "The running config as TOML, run-time changes included.",
+    .shape = Shape::lines,
+    .returns =
+        "the running config, a line of TOML a string; a line over 120 bytes goes on in the "
+        "next string, the one before ending in `\\`"};
+
 inline constexpr const Endpoint* kApplianceEndpoints[] = {
-    &kInfo, &kPlan,  &kWorkers, &kWorker, &kLatency, &kPorts,
-    &kPort, &kPools, &kPool,    &kStats,  &kClear,   &kShutdown,
+    &kInfo,  &kPlan, &kWorkers, &kWorker, &kLatency,  &kPorts,  &kPort,
+    &kPools, &kPool, &kStats,   &kClear,  &kShutdown, &kReload, &kConfig,
 };
 
 }  // namespace pmdfwd::endpoints
