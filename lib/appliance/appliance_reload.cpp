@@ -159,8 +159,15 @@ Status Appliance::apply_reload(const Config& next, const std::vector<ConfigChang
     }
     set_log_level(next.log.level);
     netlog_set_sink_level(next.netlog.enabled ? next.netlog.level : next.log.level);
-    if (netlog_)
+    if (netlog_) {
         netlog_->set_rate(next.netlog.rate_limit, next.netlog.rate_burst, next.netlog.level);
+        if (changed(changes, "netlog.dst_") || changed(changes, "netlog.src_")) {
+            netlog_->retarget(next.netlog);
+            spdlog::info("reload: the log channel now sends to {}:{} ({})",
+                         next.netlog.dst_ip.to_string(), next.netlog.dst_port,
+                         next.netlog.dst_mac.to_string());
+        }
+    }
     const LoopValues v = loop_values(next);
     loop_settings_.publish(v);
     if (stall_watch_) stall_watch_->set_stall_cycles(v.stall_cycles);

@@ -1,9 +1,10 @@
 // Configs compared key by key (see config_diff.hpp).
 #include "config_diff.hpp"
 
+#include <toml++/toml.h>
+
 #include <array>
 #include <string_view>
-#include <toml++/toml.h>
 
 #include "config_writer.hpp"
 
@@ -35,7 +36,8 @@ void flatten_tables(const std::string& section, const toml::array& a, std::strin
         const std::string id = name && name->as_string() ? name->as_string()->get() : "?";
         if (section == "port") {
             for (auto&& [k, v] : *t)
-                if (k.str() != name_key) out[section + "." + id + "." + std::string(k.str())] = value_text(v);
+                if (k.str() != name_key)
+                    out[section + "." + id + "." + std::string(k.str())] = value_text(v);
         } else {
             toml::table rest = *t;
             rest.erase(name_key);
@@ -61,18 +63,39 @@ std::map<std::string, std::string> config_keys(const Config& cfg) {
         }
         const auto* t = v.as_table();
         if (!t) continue;
-        for (auto&& [key, value] : *t) out[section + "." + std::string(key.str())] = value_text(value);
+        for (auto&& [key, value] : *t)
+            out[section + "." + std::string(key.str())] = value_text(value);
     }
     return out;
 }
 
 bool live_key(const std::string& key) {
-    static constexpr std::array<std::string_view, 15> kLive = {
-        "l3.icmp_rate_limit",    "l3.icmp_rate_burst",   "l3.kernel_rate_limit",
-        "l3.kernel_rate_burst",  "log.level",            "netlog.level",
-        "netlog.rate_limit",     "netlog.rate_burst",    "poll.idle_polls",
-        "poll.max_sleep_us",     "control.stall_us",     "control.stats_log_interval_s",
-        "control.metrics",       "control.metrics_allow", "control.metrics_allow_remote",
+    static constexpr std::array<std::string_view, 25> kLive = {
+        "l3.icmp_rate_limit",
+        "l3.icmp_rate_burst",
+        "l3.kernel_rate_limit",
+        "l3.kernel_rate_burst",
+        "log.level",
+        "netlog.level",
+        "netlog.rate_limit",
+        "netlog.rate_burst",
+        "poll.idle_polls",
+        "poll.max_sleep_us",
+        "control.stall_us",
+        "control.stats_log_interval_s",
+        "control.metrics",
+        "control.metrics_allow",
+        "control.metrics_allow_remote",
+        "netlog.dst_ip",
+        "netlog.dst_mac",
+        "netlog.dst_port",
+        "netlog.src_ip",
+        "netlog.src_port",
+        "l3.max_resolving",
+        "l3.max_waiting_packets",
+        "l3.resolve_retries",
+        "l3.resolve_interval_ms",
+        "l3.reachable_s",
     };
     if (key.starts_with("route.") || key.starts_with("neighbour.")) return true;
     for (const auto k : kLive)

@@ -26,7 +26,7 @@ std::map<std::string, std::string> config_keys(const Config& cfg);
 std::vector<ConfigChange> diff_configs(const Config& before, const Config& after);
 
 // Whether a key may change while pmdfwd runs: routes, neighbours, [l3]
-// rates and neighbour limits, log levels, the log channel's rate, poll
+// rates, log levels, the log channel's target and rate, poll
 // parameters, the stall threshold, the stats line and the metrics
 // endpoint. Everything else needs a restart.
 bool live_key(const std::string& key);

@@ -110,6 +110,7 @@ void NetlogChannel::stamp_reserve() {
             auto* m = static_cast<rte_mbuf*>(obj);
             uint8_t* frame = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
             std::memcpy(frame, self->template_.bytes().data(), kUdpFrameHeaderLen);
+            m->hash.usr = self->stamp_generation_;
             if (frame != reinterpret_cast<uint8_t*>(m) + self->frame_offset_)
                 self->frame_offset_ = 0;
         },
@@ -127,6 +128,10 @@ rte_mbuf* NetlogChannel::prefilled() {
     // Raw from the pool: refcnt, next and nb_segs are as the free path left
     // them; the frame starts where the template was stamped.
     m->data_off = RTE_PKTMBUF_HEADROOM;
+    if (unlikely(m->hash.usr != stamp_generation_)) {  // stamped before a retarget
+        std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
+        m->hash.usr = stamp_generation_;
+    }
     return m;
 }
 
@@ -165,7 +170,10 @@ void NetlogChannel::warm_next_prefilled() {
 // two paths' fallback one function).
 rte_mbuf* NetlogChannel::fresh_buffer() {
     rte_mbuf* m = rte_pktmbuf_alloc(setup_.reserve);
-    if (m) std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
+    if (m) {
+        std::memcpy(rte_pktmbuf_mtod(m, uint8_t*), template_.bytes().data(), kUdpFrameHeaderLen);
+        m->hash.usr = stamp_generation_;
+    }
     return m;
 }
 
@@ -329,6 +337,19 @@ void NetlogChannel::set_rate(uint32_t rate_limit, uint32_t rate_burst, const std
     setup_.config.rate_burst = rate_burst;
     setup_.config.level = level;
     bucket_ = TokenBucket(rate_limit, rate_burst);
+    busy_.store(false, std::memory_order_release);
+}
+
+void NetlogChannel::retarget(const NetlogConfig& c) {
+    while (busy_.exchange(true, std::memory_order_seq_cst)) rte_pause();
+    setup_.config.dst_ip = c.dst_ip;
+    setup_.config.dst_mac = c.dst_mac;
+    setup_.config.dst_port = c.dst_port;
+    setup_.config.src_ip = c.src_ip;
+    setup_.config.src_port = c.src_port;
+    template_ = UdpFrameTemplate(
+        UdpEndpoints{setup_.src_mac, c.dst_mac, c.src_ip, c.dst_ip, c.src_port, c.dst_port});
+    ++stamp_generation_;
     busy_.store(false, std::memory_order_release);
 }
 

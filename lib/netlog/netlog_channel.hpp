@@ -54,6 +54,11 @@ class NetlogChannel {
     // A reload: the rate and the level show log reports (the sink filters
     // by level); waits for a send in progress.
     void set_rate(uint32_t rate_limit, uint32_t rate_burst, const std::string& level);
+    // A reload: datagrams go to a new destination (and from a new source
+    // address or port) from the next one on. The reserve's buffers carry
+    // the old headers; each is stamped again as it is next taken (its
+    // stamp's generation in hash.usr), so none in flight is written.
+    void retarget(const NetlogConfig& c);
     // No sends after this returns (it waits, bounded, for one in progress).
     void stop();
 
@@ -88,6 +93,7 @@ class NetlogChannel {
 
     NetlogSetup setup_;
     UdpFrameTemplate template_;
+    uint32_t stamp_generation_ = 0;  // of template_, under the lock
     TokenBucket bucket_;
     uint64_t tsc_hz_ = 0;
     uint64_t ns_per_tsc_q32_ = 0;

@@ -74,6 +74,7 @@ Status Router::reload(const RouterReload& r) {
             return make_error("[[neighbour]] " + n.address.to_string() + ": " + st.error().message);
         apply(actions_);
     }
+    neighbours_.set_limits(r.l3);
     // Rates: each bucket starts full at the new burst.
     icmp_rate_limit_ = r.l3.icmp_rate_limit;
     for (TokenBucket& b : icmp_buckets_)

@@ -7,7 +7,8 @@
 # debug) and SIGHUP another (ICMP errors back): no drop, and iperf3's
 # retransmits no more than a run without reload. A file that changes a
 # port is refused and changes nothing; a broken file is refused with its
-# file:line:column. A route added at run time, saved with config save, is
+# file:line:column. The log channel moves to another port and a
+# [[neighbour]] comes in. A route added at run time, saved with config save, is
 # there again after a restart on the saved file, whose running config is
 # the one saved.
 # Usage: reload.sh [BUILD_DIR]
@@ -40,6 +41,14 @@ file = "$WORK/pmdfwd-file.log"
 CFG
     for n in 0 1; do l3_tap_port "p$n" "${IF[$n]}" "$(v4 $n 1)/24" "$(v6 $n 1)/64"; done
     printf '\n[forward]\nmode = "l3"\n\n[l3]\nicmp_rate_limit = %s\n' "$icmp"
+    # The log channel to b, broadcast (b's MAC is known only once pmdfwd
+    # made its tap), at NETLOG_PORT.
+    printf '\n[netlog]\nenabled = true\nport = "p1"\nsrc_ip = "%s"\ndst_ip = "%s"\n' \
+      "$(v4 1 1)" "$(v4 1 2)"
+    printf 'dst_mac = "ff:ff:ff:ff:ff:ff"\ndst_port = %s\n' "${NETLOG_PORT:-6666}"
+    if [[ -n ${NEIGHBOUR:-} ]]; then
+      printf '\n[[neighbour]]\naddress = "%s"\nmac = "02:00:00:00:00:50"\nport = "p1"\n' "$(v4 1 50)"
+    fi
     while [[ $# -gt 0 && $1 != -- ]]; do
       printf '\n[[route]]\nprefix = "%s"\nvia = "%s"\n' "$1" "$(v4 1 2)"
       shift
@@ -100,7 +109,9 @@ ctl reload >"$WORK/reload.txt" 2>&1; rc=$?
 check "reload applies them (exit $rc)" bash -c "test $rc = 0 && grep -q '^applied: 4 changes' $WORK/reload.txt"
 check "it names the route added and the one gone" bash -c \
   "grep -q '^live    route.10.94.0.0/24: (none) -> ' $WORK/reload.txt && grep -q '^live    route.10.93.0.0/24: .* -> (none)' $WORK/reload.txt"
-sleep 1
+ip netns exec "${NS[0]}" ping -c 2 -i 0.3 -W 1 10.99.0.1 >"$WORK/unreach-off.txt" 2>&1
+check "ICMP errors off (icmp_rate_limit 0): no net unreachable for 10.99.0.1" \
+  bash -c "! grep -q 'Unreachable' $WORK/unreach-off.txt"
 write_config 100 debug 10.94.0.0/24
 kill -HUP "$PMDFWD_PID"
 wait "$IPERF_PID"; rc=$?
@@ -121,7 +132,26 @@ ctl route add 10.95.0.0/24 --via "$(v4 1 2)" >/dev/null 2>&1
 check "log level debug, live: a route added is logged at debug" \
   grep -q "debug .*route 10.95.0.0/24 via $(v4 1 2) added" "$WORK/pmdfwd-file.log"
 
+# The log channel's target, live: a test record reaches the new port only.
+ip netns exec "${NS[1]}" /usr/bin/python3 "$E2E_ROOT/test/e2e/udp_receiver.py" 6666 \
+  "$WORK/netlog-6666.jsonl" &
+ip netns exec "${NS[1]}" /usr/bin/python3 "$E2E_ROOT/test/e2e/udp_receiver.py" 6667 \
+  "$WORK/netlog-6667.jsonl" &
+sleep 0.5
+NETLOG_PORT=6667 NEIGHBOUR=1 write_config 100 debug 10.94.0.0/24 10.95.0.0/24
+ctl reload >"$WORK/retarget.txt" 2>&1; rc=$?
+ctl show neighbours >"$WORK/neighbours.txt" 2>&1
+check "reload adds a [[neighbour]]: permanent, with its MAC" \
+  grep -Eq "^p1 +$(v4 1 50) +permanent +02:00:00:00:00:50" "$WORK/neighbours.txt"
+check "reload moves the log channel to port 6667 (exit $rc)" bash -c \
+  "test $rc = 0 && grep -q '^live    netlog.dst_port: 6666 -> 6667' $WORK/retarget.txt"
+ctl log test 100 >/dev/null 2>&1
+sleep 0.5
+check "a test record after it arrives at 6667" grep -q "netlog test record of 100 bytes" "$WORK/netlog-6667.jsonl"
+check "and not at 6666" bash -c "! grep -q 'netlog test record of 100 bytes' $WORK/netlog-6666.jsonl"
+
 ctl show config >"$WORK/show2.toml" 2>&1
+export NETLOG_PORT=6667 NEIGHBOUR=1
 write_config 100 debug 10.94.0.0/24 10.95.0.0/24 -- "" "[pool]" "mbufs = 16384"
 ctl reload >"$WORK/refused.txt" 2>&1; rc=$?
 check "a reload that touches the pools is refused (exit $rc), the key named" bash -c \

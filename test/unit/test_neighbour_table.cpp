@@ -839,3 +839,24 @@ TEST_CASE("neighbour: a port's share leaves the other ports room", "[neighbour]"
     CHECK(t.size() == 16);
     CHECK(t.counters().evicted == 93);
 }
+
+TEST_CASE("neighbour: limits changed by a reload apply to what comes next", "[neighbour]") {
+    L3Config c = l3(4, 3, 1000, 30, 64);
+    c.max_resolving = 8;
+    NeighbourTable t(c);
+    Actions out;
+    for (unsigned n = 0; n < 4; ++n) t.resolve(made_up(0, n), pkt(n + 1), 0, out);
+    CHECK(t.resolving() == 4);
+    c.max_resolving = 2;
+    c.resolve_retries = 1;
+    t.set_limits(c);
+    // Four resolve on (nothing is taken back); a fifth is refused.
+    out.clear();
+    t.resolve(made_up(0, 10), pkt(11), 1, out);
+    CHECK(out == Actions{drop(made_up(0, 10), 11, NeighbourDrop::resolving_full)});
+    CHECK(t.resolving() == 4);
+    // One retry now: the next request is the last, then they fail.
+    out.clear();
+    for (uint64_t now = 1000; now <= 5000; now += 1000) t.tick(now, out);
+    CHECK(t.resolving() == 0);
+}

@@ -32,6 +32,14 @@ NeighbourTable::NeighbourTable(const L3Config& cfg)
       interval_ms_(std::max<uint64_t>(1, cfg.resolve_interval_ms)),
       reachable_ms_(uint64_t(cfg.reachable_s) * 1000) {}
 
+void NeighbourTable::set_limits(const L3Config& cfg) {
+    max_resolving_ = cfg.max_resolving;
+    max_waiting_ = cfg.max_waiting_packets;
+    retries_ = cfg.resolve_retries;
+    interval_ms_ = std::max<uint64_t>(1, cfg.resolve_interval_ms);
+    reachable_ms_ = uint64_t(cfg.reachable_s) * 1000;
+}
+
 std::optional<MacAddr> NeighbourTable::resolve(const NeighbourKey& key, PacketHandle packet,
                                                uint64_t now_ms, std::vector<NeighbourAction>& out) {
     auto it = entries_.find(key);

@@ -176,6 +176,11 @@ class NeighbourTable {
   public:
     // The [l3] tunables as config_loader bounds them.
     explicit NeighbourTable(const L3Config& cfg);
+    // A reload: max_resolving, max_waiting_packets, resolve_retries,
+    // resolve_interval_ms and reachable_s from cfg (the table's size and
+    // the queue per neighbour stay). Lowered limits refuse what comes next
+    // and take nothing back; timers already set keep their time.
+    void set_limits(const L3Config& cfg);
 
     // A packet for this neighbour. A MAC: send it there now (the packet stays
     // the caller's, no action). None: the table took the packet; it waits,
