@@ -85,7 +85,17 @@ Status Appliance::build(const std::string& pool_prefix) {
         trace_ports.by_index.push_back(cfg_.ports[p].name);
         trace_ports.ethdev_ids.push_back(ports_[p].port->id());
     }
-    trace_endpoints_ = std::make_unique<TraceEndpoints>(*trace_control_, std::move(trace_ports));
+    RouteNamer route_of;
+    if (router_)
+        route_of = [router = router_.get()](const IpAddress& a) -> std::string {
+            const auto r = router->route_of(a);
+            if (!r) return {};
+            return r->prefix.to_string() + " (" + r->origin +
+                   (r->via.empty() ? "" : ", via " + r->via) +
+                   (r->port.empty() ? "" : ", port " + r->port) + ")";
+        };
+    trace_endpoints_ = std::make_unique<TraceEndpoints>(*trace_control_, std::move(trace_ports),
+                                                        std::move(route_of));
     bind_config_endpoints();
     return Ok{};
 }

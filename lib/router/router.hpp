@@ -142,6 +142,9 @@ class Router {
     std::vector<RouteInfo> routes(size_t first = 0, size_t max = SIZE_MAX,
                                   size_t* total = nullptr) const;
     std::vector<NeighbourEntry> neighbours() const;
+    // The route that covers an address now (longest match), if any: what a
+    // packet trace names as a packet's route.
+    std::optional<RouteInfo> route_of(const IpAddress& address) const;
     // The static and run-time routes of one path, as [[route]] tables: the
     // running config's (show config, config save).
     std::vector<RouteConfig> configured_routes() const;
@@ -218,6 +221,7 @@ class Router {
     void reinstall_routes_via(const NeighbourKey& key);
     uint32_t next_hop_for(const RibRoute& r) const;
     const RibRoute* longest_match(const IpAddress& address) const;
+    RouteInfo route_info(const RibRoute& r) const;
     bool on_link(int port, const IpAddress& address) const;
     std::string describe_origin(const RibRoute& r) const;
 

@@ -288,9 +288,44 @@ std::string Router::describe_origin(const RibRoute& r) const {
     return "a static or added route";
 }
 
-std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) const {
+// A route as show routes lists it; under the lock.
+RouteInfo Router::route_info(const RibRoute& r) const {
     static constexpr const char* kOrigins[] = {"connected", "local",   "neighbour",
                                                "static",    "runtime", "kernel"};
+    const auto state_of = [&](uint32_t next_hop) {
+        const NextHop& nh = tables_->next_hop(next_hop);
+        return nh.kind == NextHopKind::forward   ? "forward"
+               : nh.kind == NextHopKind::local   ? "local"
+               : nh.kind == NextHopKind::resolve ? "resolving"
+                                                 : "unreachable";
+    };
+    RouteInfo info{r.prefix, kOrigins[size_t(r.origin)], "", "", ""};
+    if (!r.group) {
+        if (r.via) info.via = r.via->to_string();
+        if (r.port >= 0) info.port = ports_[size_t(r.port)].name;
+        info.state = state_of(r.next_hop);
+        return info;
+    }
+    // Path by path; forward once every path's neighbour is resolved.
+    bool resolved = true;
+    for (size_t i = 0; i < r.group->paths->size(); ++i) {
+        const EcmpPath& p = (*r.group->paths)[i];
+        info.via += (i ? "," : "") + p.via->to_string();
+        info.port += (i ? "," : "") + ports_[p.port].name;
+        resolved = resolved && tables_->next_hop(r.group->hops[i]).kind == NextHopKind::forward;
+    }
+    info.state = resolved ? "forward" : "resolving";
+    return info;
+}
+
+std::optional<RouteInfo> Router::route_of(const IpAddress& address) const {
+    std::lock_guard lock(mutex_);
+    const RibRoute* r = longest_match(address);
+    if (!r) return std::nullopt;
+    return route_info(*r);
+}
+
+std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) const {
     std::lock_guard lock(mutex_);
     if (total) *total = rib_.size();
     std::vector<RouteInfo> out;
@@ -303,34 +338,8 @@ std::vector<RouteInfo> Router::routes(size_t first, size_t max, size_t* total) c
     } else {
         for (size_t skipped = 0; skipped < first && it != rib_order_.end(); ++skipped) ++it;
     }
-    const auto state_of = [&](uint32_t next_hop) {
-        const NextHop& nh = tables_->next_hop(next_hop);
-        return nh.kind == NextHopKind::forward   ? "forward"
-               : nh.kind == NextHopKind::local   ? "local"
-               : nh.kind == NextHopKind::resolve ? "resolving"
-                                                 : "unreachable";
-    };
-    for (; it != rib_order_.end() && out.size() < max; ++it) {
-        const RibRoute& r = rib_.at(*it);
-        RouteInfo info{r.prefix, kOrigins[size_t(r.origin)], "", "", ""};
-        if (!r.group) {
-            if (r.via) info.via = r.via->to_string();
-            if (r.port >= 0) info.port = ports_[size_t(r.port)].name;
-            info.state = state_of(r.next_hop);
-        } else {
-            // Path by path; forward once every path's neighbour is resolved.
-            bool resolved = true;
-            for (size_t i = 0; i < r.group->paths->size(); ++i) {
-                const EcmpPath& p = (*r.group->paths)[i];
-                info.via += (i ? "," : "") + p.via->to_string();
-                info.port += (i ? "," : "") + ports_[p.port].name;
-                resolved =
-                    resolved && tables_->next_hop(r.group->hops[i]).kind == NextHopKind::forward;
-            }
-            info.state = resolved ? "forward" : "resolving";
-        }
-        out.push_back(std::move(info));
-    }
+    for (; it != rib_order_.end() && out.size() < max; ++it)
+        out.push_back(route_info(rib_.at(*it)));
     page_end_ = first + out.size();
     page_end_prefix_ = it != rib_order_.end() ? std::optional<IpPrefix>(*it) : std::nullopt;
     return out;

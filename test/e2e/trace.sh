@@ -77,6 +77,8 @@ check "forwarded: received on p0" step forwarded received "worker [0-9]+, port p
 check "forwarded: classified as IPv4" step forwarded classified "IPv4, to be routed"
 check "forwarded: looked up, forward on p1 to b's MAC" \
   step forwarded looked_up "next hop [0-9]+: forward on p1 to ([0-9a-f]{2}:){5}[0-9a-f]{2} from"
+check "forwarded: its route named: b's host route (neighbour) on p1" \
+  step forwarded route "$(v4 1 2) by $(v4 1 2)/32 \(neighbour, via $(v4 1 2), port p1\)"
 check "forwarded: transmitted on p1" step forwarded transmitted "port p1, TX queue [0-9]+"
 check "forwarded: no drop step" bash -c "! grep -q dropped $WORK/forwarded.txt"
 ctl --json trace stop >"$WORK/done.json" 2>&1
@@ -96,6 +98,7 @@ check "TTL 1: dropped as ttl_expired, its ICMP error to the control path" \
 trace_one noroute --filter "dst host 10.99.0.1" -- \
   ip netns exec "${NS[0]}" ping -c 1 -W 1 10.99.0.1
 check "no route: looked up, next hop 0: none" step noroute looked_up "next hop 0: none: no route"
+check "no route: the route row says so" step noroute route "10.99.0.1: no route now"
 check "no route: dropped as no_route" step noroute dropped "no_route"
 
 bad_checksum="sendp(Ether(dst='$ROUTER_MAC')/IP(src='$(v4 0 2)', dst='$(v4 1 2)', chksum=0x1234)/UDP(sport=40000, dport=40001)/Raw(b'bad'), iface='${IF[0]}')"

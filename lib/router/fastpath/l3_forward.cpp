@@ -628,10 +628,14 @@ void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, Pu
         uint32_t nh = 0;
         lookup_v4(w.router, &dst, &nh, 1);
         index = nh;
+        r.dst_family = 4;
+        std::memcpy(r.dst, Ipv4HeaderView(ip).dst_addr(), 4);
     } else {
         uint8_t dst[1][16];
         std::memcpy(dst[0], Ipv6HeaderView(ip).dst_addr(), 16);
         rte_fib6_lookup_bulk(w.router.fib6, dst, &index, 1);
+        r.dst_family = 6;
+        std::memcpy(r.dst, dst[0], 16);
     }
     const NextHop* nh = &w.router.next_hops[index];
     if (nh->kind == NextHopKind::group) {

@@ -21,7 +21,8 @@ inline constexpr Field kTraceFields[] = {
     {"length", Unit::bytes, Kind::gauge, "its length on the wire"},
     {"step", Unit::none, Kind::info,
      "headers (the decoded headers, in as many rows as they take), received, classified, "
-     "looked_up, rewritten, handed_off, punted, transmitted or dropped"},
+     "looked_up, route (the destination's route now), rewritten, handed_off, punted, "
+     "transmitted or dropped"},
     {"detail", Unit::none, Kind::info, "what the step found or did, in words"},
 };
 

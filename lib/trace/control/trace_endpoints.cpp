@@ -63,8 +63,8 @@ bool parse_count(std::string_view text, size_t max, uint32_t& out) {
 
 }  // namespace
 
-TraceEndpoints::TraceEndpoints(TraceControl& control, TracePortNames ports)
-    : control_(control), ports_(std::move(ports)) {
+TraceEndpoints::TraceEndpoints(TraceControl& control, TracePortNames ports, RouteNamer route_of)
+    : control_(control), ports_(std::move(ports)), route_of_(std::move(route_of)) {
     using namespace endpoints;
     bindings_.emplace_back(kTraceStart,
                            [this](std::string_view p, Reply& r) { return trace_start(p, r); });
@@ -179,7 +179,7 @@ int TraceEndpoints::trace_page(std::string_view params, Reply& reply) {
         uint64_t number = 0;
         for (const TracedPacket& p : control_.traced()) {
             ++number;
-            for (TraceRow& row : trace_rows(p.record, ports_, kMaxDetail)) {
+            for (TraceRow& row : trace_rows(p.record, ports_, kMaxDetail, route_of_)) {
                 Record rec(t);
                 rec.set(t.at("packet"), number);
                 rec.set(t.at("time_ns"), p.time_ns);

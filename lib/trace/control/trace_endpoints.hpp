@@ -14,7 +14,8 @@ namespace pmdfwd {
 
 class TraceEndpoints {
   public:
-    TraceEndpoints(TraceControl& control, TracePortNames ports);
+    // route_of: router mode's route names (empty in other modes).
+    TraceEndpoints(TraceControl& control, TracePortNames ports, RouteNamer route_of = {});
     TraceEndpoints(const TraceEndpoints&) = delete;
     TraceEndpoints& operator=(const TraceEndpoints&) = delete;
 
@@ -28,6 +29,7 @@ class TraceEndpoints {
 
     TraceControl& control_;
     const TracePortNames ports_;
+    const RouteNamer route_of_;
     std::vector<Record> trace_rows_;  // the snapshot `trace,0` took
     std::vector<EndpointBinding> bindings_;
 };

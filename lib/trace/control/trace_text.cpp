@@ -1,6 +1,7 @@
 // A traced packet in words (see trace_text.hpp).
 #include "trace_text.hpp"
 
+#include <cstring>
 #include <span>
 
 #include "drop_reasons.hpp"
@@ -130,13 +131,21 @@ std::string TracePortNames::of_ethdev(uint16_t id) const {
 }
 
 std::vector<TraceRow> trace_rows(const TraceRecord& r, const TracePortNames& ports,
-                                 size_t max_detail) {
+                                 size_t max_detail, const RouteNamer& route_of) {
     std::vector<TraceRow> rows;
+    const auto add = [&](std::string step, std::string detail) {
+        if (detail.size() > max_detail) detail.resize(max_detail);
+        rows.push_back({std::move(step), std::move(detail)});
+    };
     add_header_rows(header_text(std::span<const uint8_t>(r.head, r.head_len)), max_detail, rows);
     for (unsigned i = 0; i < r.steps && i < kTraceMaxSteps; ++i) {
-        std::string detail = step_text(r, r.step[i], ports);
-        if (detail.size() > max_detail) detail.resize(max_detail);
-        rows.push_back({std::string(to_string(r.step[i].kind)), std::move(detail)});
+        add(std::string(to_string(r.step[i].kind)), step_text(r, r.step[i], ports));
+        if (r.step[i].kind != TraceStepKind::looked_up || r.dst_family == 0) continue;
+        IpAddress dst;
+        dst.family = r.dst_family == 4 ? IpFamily::v4 : IpFamily::v6;
+        std::memcpy(dst.bytes.data(), r.dst, r.dst_family == 4 ? 4 : 16);
+        const std::string route = route_of ? route_of(dst) : std::string();
+        add("route", dst.to_string() + (route.empty() ? ": no route now" : " by " + route));
     }
     return rows;
 }

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "ip_prefix.hpp"
 #include "trace_ring.hpp"
 
 namespace pmdfwd {
@@ -20,6 +22,10 @@ struct TracePortNames {
     std::string of_ethdev(uint16_t id) const;
 };
 
+// Router mode: the route that covers a destination now, in words
+// ("10.2.0.0/24 static via 10.2.0.2 on p1"); empty when none.
+using RouteNamer = std::function<std::string(const IpAddress&)>;
+
 struct TraceRow {
     std::string step;
     std::string detail;
@@ -27,7 +33,9 @@ struct TraceRow {
 
 // Each row's detail is at most max_detail bytes: longer header text is
 // cut at its ", " separators into several "headers" rows.
+// After a looked_up step, a `route` row names the destination and its
+// route as it is when the rows are made (route_of may be empty).
 std::vector<TraceRow> trace_rows(const TraceRecord& r, const TracePortNames& ports,
-                                 size_t max_detail);
+                                 size_t max_detail, const RouteNamer& route_of = {});
 
 }  // namespace pmdfwd

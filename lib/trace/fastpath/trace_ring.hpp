@@ -69,6 +69,9 @@ struct TraceRecord {
     uint16_t rx_port = 0;  // ethdev id
     uint16_t rx_queue = 0;
     uint8_t steps = 0;
+    // Router mode: the destination it was looked up by (4 or 6; 0: none).
+    uint8_t dst_family = 0;
+    uint8_t dst[16] = {};
     TraceStep step[kTraceMaxSteps];
     uint8_t head[kTraceHeadBytes];
 
