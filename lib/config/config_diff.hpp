@@ -16,7 +16,7 @@ struct ConfigChange {
     std::string key;     // "l3.icmp_rate_limit", "route.10.9.0.0/16", "port.p0.mtu"
     std::string before;  // its value as TOML writes it; "" when absent
     std::string after;
-    bool live = false;   // applied without a restart
+    bool live = false;  // applied without a restart
 };
 
 // Every key of cfg with its value.

@@ -2,8 +2,9 @@
 // every string is quoted and escaped as TOML wants.
 #include "config_writer.hpp"
 
-#include <sstream>
 #include <toml++/toml.h>
+
+#include <sstream>
 
 namespace pmdfwd {
 
@@ -169,13 +170,18 @@ toml::array tables_of(const std::vector<T>& items, F make) {
 std::string config_to_toml(const Config& cfg) {
     // One document, so that nested tables get their full names; toml++
     // writes a table's keys sorted.
-    toml::table doc{{"eal", eal_table(cfg.eal)},         {"forward", forward_table(cfg.forward)},
-                    {"poll", poll_table(cfg.poll)},      {"pool", pool_table(cfg.pool)},
-                    {"control", control_table(cfg.control)}, {"log", log_table(cfg.log)},
-                    {"netlog", netlog_table(cfg.netlog)}, {"l3", l3_table(cfg.l3)}};
+    toml::table doc{{"eal", eal_table(cfg.eal)},
+                    {"forward", forward_table(cfg.forward)},
+                    {"poll", poll_table(cfg.poll)},
+                    {"pool", pool_table(cfg.pool)},
+                    {"control", control_table(cfg.control)},
+                    {"log", log_table(cfg.log)},
+                    {"netlog", netlog_table(cfg.netlog)},
+                    {"l3", l3_table(cfg.l3)}};
     if (!cfg.ports.empty()) doc.insert("port", tables_of(cfg.ports, port_table));
     if (!cfg.routes.empty()) doc.insert("route", tables_of(cfg.routes, route_table));
-    if (!cfg.neighbours.empty()) doc.insert("neighbour", tables_of(cfg.neighbours, neighbour_table));
+    if (!cfg.neighbours.empty())
+        doc.insert("neighbour", tables_of(cfg.neighbours, neighbour_table));
     std::ostringstream out;
     out << toml::toml_formatter(doc) << "\n";
     return out.str();
