@@ -42,14 +42,17 @@ void run_reload(TelemetryClient& c, bool dry_run, bool json) {
 }
 
 std::string running_config(TelemetryClient& c) {
-    std::string text;
-    for (const auto& l : lines_of(c.query(pmdfwd::endpoints::kConfig))) {
+    auto rows = c.query_pages(pmdfwd::endpoints::kConfig);
+    if (!rows) throw Failure(rows.error().message);
+    std::string out;
+    for (const auto& row : *rows) {
+        const std::string l = text(row, pmdfwd::kConfigLineRecord.ref("line"));
         if (!l.empty() && l.back() == '\\')
-            text += l.substr(0, l.size() - 1);
+            out += l.substr(0, l.size() - 1);
         else
-            text += l + "\n";
+            out += l + "\n";
     }
-    return text;
+    return out;
 }
 
 void run_config_save(TelemetryClient& c, const std::string& file, bool json) {
@@ -60,7 +63,7 @@ void run_config_save(TelemetryClient& c, const std::string& file, bool json) {
         path = text(*info, pmdfwd::kInfoRecord.ref("config"));
         if (path.empty() || path == "-") throw Failure("pmdfwd names no config file; give one");
     }
-    const std::string text =
+    const std::string body =
         "# Saved by pmdctl config save: pmdfwd's running config.\n" + running_config(c);
     // Beside the file, so that the rename stays on one file system.
     const std::string tmp = path + ".tmp." + std::to_string(getpid());
@@ -69,13 +72,13 @@ void run_config_save(TelemetryClient& c, const std::string& file, bool json) {
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw Failure(tmp + ": " + std::strerror(errno));
     size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    while (done < body.size()) {
+        const ssize_t n = ::write(fd, body.data() + done, body.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         done += size_t(n);
     }
-    const bool ok = done == text.size() && ::fsync(fd) == 0;
+    const bool ok = done == body.size() && ::fsync(fd) == 0;
     ::close(fd);
     if (!ok) {
         std::remove(tmp.c_str());
@@ -88,7 +91,7 @@ void run_config_save(TelemetryClient& c, const std::string& file, bool json) {
         throw Failure(path + ": " + ec.message());
     }
     if (json)
-        std::cout << Json{{"file", path}, {"bytes", text.size()}}.dump(2) << '\n';
+        std::cout << Json{{"file", path}, {"bytes", body.size()}}.dump(2) << '\n';
     else
         std::cout << "running config saved to " << path << '\n';
 }

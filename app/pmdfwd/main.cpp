@@ -1,7 +1,7 @@
 // pmdfwd: load and check the config, start EAL and the appliance, run until
 // SIGINT/SIGTERM or a telemetry shutdown, then stop gracefully and audit pools.
-// SIGHUP reopens the log file and reloads the config; SIGPIPE is ignored; a fatal signal prints a
-// crash report. Exit codes: 0 ok, 1 start-up failure, 2 bad config, 3 mbufs
+// SIGHUP reopens the log file and reloads the config, SIGUSR1 only reopens; SIGPIPE is ignored; a
+// fatal signal prints a crash report. Exit codes: 0 ok, 1 start-up failure, 2 bad config, 3 mbufs
 // missing at exit, 128 + signal when a fatal (or second stop) signal ends it.
 #include <fcntl.h>
 #include <rte_eal.h>
@@ -45,16 +45,24 @@ constexpr unsigned kEalCleanupLimitS = 10;
 static_assert(pmdfwd::kMaxPorts <= RTE_MAX_ETHPORTS, "pmdfwd::kMaxPorts is above RTE_MAX_ETHPORTS");
 
 std::atomic<int> g_signal{0};
-std::atomic<bool> g_reopen_log{false};
+std::atomic<int> g_reopen_log{0};  // the signal that asked for it
+std::atomic<bool> g_reload{false};
 static_assert(std::atomic<int>::is_always_lock_free && std::atomic<bool>::is_always_lock_free);
 
 // The handlers only set flags: the main lcore's loop acts on them.
 extern "C" void on_stop_signal(int sig) { g_signal.store(sig); }
-extern "C" void on_hangup(int) { g_reopen_log.store(true); }
+// SIGHUP (systemctl reload): reopen the log file and reload the config;
+// SIGUSR1 (logrotate's postrotate): reopen the log file only, so that a
+// rotation never applies a half-edited file nor drops run-time routes.
+extern "C" void on_hangup(int) {
+    g_reopen_log.store(SIGHUP);
+    g_reload.store(true);
+}
+extern "C" void on_reopen(int) { g_reopen_log.store(SIGUSR1); }
 
 // The signals pmdfwd handles itself (the fatal ones are the crash report's).
-constexpr int kOwnSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGSEGV,
-                               SIGBUS, SIGFPE,  SIGILL, SIGABRT};
+constexpr int kOwnSignals[] = {SIGINT,  SIGTERM, SIGHUP, SIGUSR1, SIGPIPE,
+                               SIGSEGV, SIGBUS,  SIGFPE, SIGILL,  SIGABRT};
 struct sigaction g_installed[std::size(kOwnSignals)];
 
 // First thing in main: a stop asked for while the config loads or EAL
@@ -75,6 +83,9 @@ void install_signal_handlers() {
     hup.sa_flags = SA_RESTART;
     sigemptyset(&hup.sa_mask);
     sigaction(SIGHUP, &hup, nullptr);
+    struct sigaction usr1 = hup;
+    usr1.sa_handler = on_reopen;
+    sigaction(SIGUSR1, &usr1, nullptr);
     // A telemetry client that hangs up before its reply is written must cost
     // that write an EPIPE, not the process its life.
     struct sigaction ignore {};
@@ -138,8 +149,8 @@ void sleep_ms(long ms) {
     }
 }
 
-// SIGHUP: logrotate has moved the file away, or systemd's ExecReload asks
-// for a reload (the config file read again, what may change live applied).
+// SIGHUP: systemd's ExecReload asks for a reload (the config file read
+// again, what may change live applied).
 void reload(pmdfwd::Appliance& app) {
     std::lock_guard lock(pmdfwd::control_mutex());
     const auto lines = app.reload(false).lines(false);
@@ -147,16 +158,18 @@ void reload(pmdfwd::Appliance& app) {
     for (size_t i = 1; i < lines.size(); ++i) spdlog::info("SIGHUP: reload: {}", lines[i]);
 }
 
-void reopen_log(const pmdfwd::LogConfig& cfg) {
+// SIGHUP or SIGUSR1: logrotate has moved the file away.
+void reopen_log(const pmdfwd::LogConfig& cfg, int sig) {
+    const char* name = sig == SIGUSR1 ? "SIGUSR1" : "SIGHUP";
     if (cfg.file.empty()) {
-        spdlog::info("SIGHUP: no [log] file to reopen");
+        spdlog::info("{}: no [log] file to reopen", name);
         return;
     }
-    spdlog::info("SIGHUP: reopening log file '{}'", cfg.file);  // the last line in the old file
+    spdlog::info("{}: reopening log file '{}'", name, cfg.file);  // the last line in the old file
     if (auto st = pmdfwd::reopen_log_file(); !st)
-        spdlog::error("SIGHUP: {}; still writing to the file opened before", st.error().message);
+        spdlog::error("{}: {}; still writing to the file opened before", name, st.error().message);
     else
-        spdlog::info("SIGHUP: log file '{}' reopened", cfg.file);
+        spdlog::info("{}: log file '{}' reopened", name, cfg.file);
 }
 
 // With capture, EAL keeps its hugepage files linked for secondary processes
@@ -176,10 +189,8 @@ std::string wait_for_stop(pmdfwd::Appliance& app, const pmdfwd::Config& cfg,
     using namespace std::chrono;
     auto next_stats = steady_clock::now() + seconds(app.stats_log_interval_s());
     while (g_signal.load() == 0 && !app.stop_requested()) {
-        if (g_reopen_log.exchange(false)) {
-            reopen_log(cfg.log);
-            reload(app);
-        }
+        if (const int sig = g_reopen_log.exchange(0)) reopen_log(cfg.log, sig);
+        if (g_reload.exchange(false)) reload(app);
         // A reload may change the stall threshold, and so the period.
         sleep_ms(long(app.housekeeping_period_ms()));
         app.housekeeping();

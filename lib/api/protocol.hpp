@@ -32,7 +32,7 @@ inline constexpr const RecordSchema* kRecordSchemas[] = {
     &kInfoRecord,      &kWorkerRecord,     &kStatsRecord,      &kLatencyRecord, &kPortRecord,
     &kPoolRecord,      &kLogRecord,        &kLogTestRecord,    &kRouterRecord,  &kRouteRecord,
     &kNeighbourRecord, &kRouteBatchRecord, &kTraceStateRecord, &kTraceRecord,   &kDropCaptureRecord,
-    &kDropRecord,      &kResultRecord,
+    &kDropRecord,      &kConfigLineRecord, &kResultRecord,
 };
 
 // The records a scrape turns into metrics, in the order the exporter reads

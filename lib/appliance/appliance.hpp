@@ -200,6 +200,7 @@ class Appliance final : public ControlTarget {
     std::mutex retired_mutex_;
     Config running_;                                // under the control lock
     std::vector<EndpointBinding> config_bindings_;  // /pmdfwd/reload, /pmdfwd/config
+    std::vector<std::string> config_snapshot_;      // /pmdfwd/config's pages, from row 0's
     std::atomic<uint32_t> stats_log_interval_s_{0};
     bool shut_down_ = false;
 

@@ -77,11 +77,21 @@ std::vector<std::string> ReloadReport::lines(bool dry_run) const {
                       " changes, all of them live; nothing was changed");
     else
         out.push_back("applied: " + std::to_string(changes.size()) + " changes");
-    for (const auto& c : changes) {
-        std::string line = (c.live ? "live    " : "restart ") + to_string(c);
-        if (line.size() > kLinePiece) line = line.substr(0, kLinePiece - 3) + "...";
-        out.push_back(std::move(line));
-    }
+    // A reply holds 512 strings and 16 KB: the restart lines first (what
+    // the operator must act on), then the live ones, as many as fit.
+    constexpr size_t kMaxChangeLines = 100;
+    size_t shown = 0;
+    for (const bool live : {false, true})
+        for (const auto& c : changes) {
+            if (c.live != live || shown == kMaxChangeLines) continue;
+            std::string line = (c.live ? "live    " : "restart ") + to_string(c);
+            if (line.size() > kLinePiece) line = line.substr(0, kLinePiece - 3) + "...";
+            out.push_back(std::move(line));
+            ++shown;
+        }
+    if (changes.size() > shown)
+        out.push_back("... and " + std::to_string(changes.size() - shown) +
+                      " more changes (the log has each)");
     return out;
 }
 
@@ -129,33 +139,45 @@ ReloadReport Appliance::reload(bool dry_run) {
         return report;
     }
     if (auto st = apply_reload(next, report.changes); !st) {
-        report.error = st.error().message;
+        report.error = st.error().message + "; nothing was changed";
         return report;
     }
     report.applied = true;
     return report;
 }
 
-// The fallible steps first (a metrics address taken), then the rest.
+// The fallible steps first, each undone when a later one fails, so that a
+// failed reload changes nothing: the router's tables (a full table), then
+// the metrics endpoint (an address taken); then the rest, which cannot fail.
 Status Appliance::apply_reload(const Config& next, const std::vector<ConfigChange>& changes) {
-    if (changed(changes, "control.metrics")) {
-        std::unique_ptr<MetricsExporter> exporter;
-        // The old one lets go of its address first: a new one on the same
-        // address (another allow list) could not bind it.
-        {
-            std::lock_guard lock(retired_mutex_);
-            if (metrics_) retired_metrics_.push_back(std::move(metrics_));
-        }
-        if (!next.control.metrics.empty()) {
-            auto started = MetricsExporter::start(next.control.metrics, next.control.metrics_allow);
-            if (!started) return make_error("[control] metrics: " + started.error().message);
-            metrics_ = std::move(started.value());
-            spdlog::info("reload: metrics now at http://{}/metrics", next.control.metrics);
+    std::vector<RouteConfig> routes_before;
+    if (router_) {
+        routes_before = router_->configured_routes();
+        RouterReload r{next.routes, running_.neighbours, next.neighbours, next.l3};
+        if (auto st = router_->reload(r); !st) {
+            // What the failed reload added goes, what it removed comes back.
+            router_->reload({routes_before, next.neighbours, running_.neighbours, running_.l3});
+            return st;
         }
     }
-    if (router_) {
-        RouterReload r{next.routes, running_.neighbours, next.neighbours, next.l3};
-        if (auto st = router_->reload(r); !st) return st;
+    const bool metrics_moved = next.control.metrics != running_.control.metrics;
+    if (metrics_moved && !next.control.metrics.empty()) {
+        auto started = MetricsExporter::start(next.control.metrics, next.control.metrics_allow);
+        if (!started) {
+            if (router_)
+                router_->reload({routes_before, next.neighbours, running_.neighbours, running_.l3});
+            return started.error();
+        }
+        std::lock_guard lock(retired_mutex_);
+        if (metrics_) retired_metrics_.push_back(std::move(metrics_));
+        metrics_ = std::move(started.value());
+        spdlog::info("reload: metrics now at http://{}/metrics", next.control.metrics);
+    } else if (metrics_moved) {
+        std::lock_guard lock(retired_mutex_);
+        if (metrics_) retired_metrics_.push_back(std::move(metrics_));
+        spdlog::info("reload: no metrics endpoint any more");
+    } else if (metrics_ && changed(changes, "control.metrics_allow")) {
+        metrics_->set_allow(next.control.metrics_allow);
     }
     set_log_level(next.log.level);
     netlog_set_sink_level(next.netlog.enabled ? next.netlog.level : next.log.level);
@@ -187,9 +209,20 @@ void Appliance::bind_config_endpoints() {
         r.lines(lines);
         return 0;
     });
+    // Pages of kPageRows lines, from a snapshot row 0 takes: a table of
+    // many routes is longer than a reply holds.
     config_bindings_.emplace_back(endpoints::kConfig, [this](std::string_view p, Reply& r) {
-        if (!p.empty()) return -EINVAL;
-        r.lines(text_lines(config_to_toml(running_config())));
+        size_t first = 0;
+        if (!p.empty() && !parse_index(p, SIZE_MAX, first)) return -EINVAL;
+        if (first == 0) config_snapshot_ = text_lines(config_to_toml(running_config()));
+        const RecordSchema& t = kConfigLineRecord;
+        std::vector<Record> rows;
+        for (size_t i = first; i < config_snapshot_.size() && rows.size() < kPageRows; ++i) {
+            Record rec(t);
+            rec.set(t.at("line"), config_snapshot_[i]);
+            rows.push_back(std::move(rec));
+        }
+        r.page(t, rows, first, config_snapshot_.size());
         return 0;
     });
 }

@@ -10,65 +10,6 @@
 
 namespace pmdfwd {
 
-namespace {
-
-std::string value_text(const toml::node& n) {
-    std::ostringstream out;
-    if (const auto* t = n.as_table())
-        out << toml::toml_formatter(*t);
-    else if (const auto* a = n.as_array())
-        out << toml::toml_formatter(*a);
-    else
-        n.visit([&](const auto& v) { out << toml::toml_formatter(v); });
-    std::string s = out.str();
-    for (char& c : s)
-        if (c == '\n') c = ' ';
-    return s;
-}
-
-// An array of tables' entries by the key that names them.
-void flatten_tables(const std::string& section, const toml::array& a, std::string_view name_key,
-                    std::map<std::string, std::string>& out) {
-    for (const auto& e : a) {
-        const auto* t = e.as_table();
-        if (!t) continue;
-        const auto* name = t->get(name_key);
-        const std::string id = name && name->as_string() ? name->as_string()->get() : "?";
-        if (section == "port") {
-            for (auto&& [k, v] : *t)
-                if (k.str() != name_key)
-                    out[section + "." + id + "." + std::string(k.str())] = value_text(v);
-        } else {
-            toml::table rest = *t;
-            rest.erase(name_key);
-            out[section + "." + id] = value_text(rest);
-        }
-    }
-}
-
-}  // namespace
-
-std::map<std::string, std::string> config_keys(const Config& cfg) {
-    const toml::table doc = toml::parse(config_to_toml(cfg));
-    std::map<std::string, std::string> out;
-    for (auto&& [k, v] : doc) {
-        const std::string section(k.str());
-        if (const auto* a = v.as_array(); a && a->is_array_of_tables()) {
-            flatten_tables(section, *a,
-                           section == "port"    ? "name"
-                           : section == "route" ? "prefix"
-                                                : "address",
-                           out);
-            continue;
-        }
-        const auto* t = v.as_table();
-        if (!t) continue;
-        for (auto&& [key, value] : *t)
-            out[section + "." + std::string(key.str())] = value_text(value);
-    }
-    return out;
-}
-
 bool live_key(const std::string& key) {
     static constexpr std::array<std::string_view, 25> kLive = {
         "l3.icmp_rate_limit",

@@ -1,6 +1,5 @@
 // What a reload changes: two configs compared key by key (their TOML as
-// config_writer writes it, flattened to `section.key` names; ports by
-// name, routes by prefix, neighbours by address), and which of the
+// config_writer writes it, flattened to `section.key` names: config_keys), and which of the
 // changed keys the running appliance takes without a restart. No DPDK.
 #pragma once
 
@@ -18,9 +17,6 @@ struct ConfigChange {
     std::string after;
     bool live = false;  // applied without a restart
 };
-
-// Every key of cfg with its value.
-std::map<std::string, std::string> config_keys(const Config& cfg);
 
 // The keys whose values differ, in key order.
 std::vector<ConfigChange> diff_configs(const Config& before, const Config& after);

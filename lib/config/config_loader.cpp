@@ -1,5 +1,5 @@
-// TOML -> Config. The only file that includes toml++ (header-only build, so the
-// fuzzer instruments the parser too). Runs on the main thread before EAL.
+// TOML -> Config. With config_writer.cpp, the only files that include toml++ (header-only build, so
+// the fuzzer instruments the parser too). Runs on the main thread before EAL.
 #include "config_loader.hpp"
 
 #include <fcntl.h>
@@ -19,25 +19,11 @@
 #include <limits>
 #include <set>
 
-#define TOML_HEADER_ONLY 1
-#define TOML_EXCEPTIONS 1
-#define TOML_ENABLE_FORMATTERS 0
-// toml++ 3.3.0 states its parser invariants with TOML_ASSERT_ASSUME, which
-// under NDEBUG becomes __builtin_assume with clang, and malformed input does
-// break some of them ("[=", "1979-05-27T(", ...): undefined behaviour. With
-// NDEBUG unset it uses TOML_ASSERT instead, which we make a no-op, so every
-// compiler does what GCC 12 (no __builtin_assume) does: carry on to the
-// parser's own error for that input. The fuzzer checks that this is safe.
-#pragma push_macro("NDEBUG")
-#undef NDEBUG
-#define TOML_ASSERT(expr) static_cast<void>(0)
-#include <toml++/toml.h>
-#pragma pop_macro("NDEBUG")
-
 #include "eal_args.hpp"
 #include "file_check.hpp"
 #include "listen_address.hpp"
 #include "text_guard.hpp"
+#include "toml_include.hpp"
 
 namespace pmdfwd {
 

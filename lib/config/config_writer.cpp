@@ -165,11 +165,9 @@ toml::array tables_of(const std::vector<T>& items, F make) {
     return a;
 }
 
-}  // namespace
-
-std::string config_to_toml(const Config& cfg) {
-    // One document, so that nested tables get their full names; toml++
-    // writes a table's keys sorted.
+// One document, so that nested tables get their full names; toml++
+// writes a table's keys sorted.
+toml::table config_document(const Config& cfg) {
     toml::table doc{{"eal", eal_table(cfg.eal)},
                     {"forward", forward_table(cfg.forward)},
                     {"poll", poll_table(cfg.poll)},
@@ -182,9 +180,77 @@ std::string config_to_toml(const Config& cfg) {
     if (!cfg.routes.empty()) doc.insert("route", tables_of(cfg.routes, route_table));
     if (!cfg.neighbours.empty())
         doc.insert("neighbour", tables_of(cfg.neighbours, neighbour_table));
+    return doc;
+}
+
+std::string value_text(const toml::node& n) {
     std::ostringstream out;
-    out << toml::toml_formatter(doc) << "\n";
+    if (const auto* t = n.as_table())
+        out << toml::toml_formatter(*t);
+    else if (const auto* a = n.as_array())
+        out << toml::toml_formatter(*a);
+    else
+        n.visit([&](const auto& v) { out << toml::toml_formatter(v); });
+    std::string s = out.str();
+    for (char& c : s)
+        if (c == '\n') c = ' ';
+    return s;
+}
+
+// An array of tables' entries by what names them: a port by its name (a
+// key each), a route by its prefix, a neighbour by its port and address.
+void flatten_tables(const std::string& section, const toml::array& a,
+                    std::map<std::string, std::string>& out) {
+    for (const auto& e : a) {
+        const auto* t = e.as_table();
+        if (!t) continue;
+        const auto text = [&](std::string_view key) {
+            const auto* n = t->get(key);
+            return n && n->as_string() ? n->as_string()->get() : std::string("?");
+        };
+        if (section == "port") {
+            const std::string name = text("name");
+            for (auto&& [k, v] : *t)
+                if (k.str() != "name")
+                    out[section + "." + name + "." + std::string(k.str())] = value_text(v);
+            continue;
+        }
+        toml::table rest = *t;
+        std::string id;
+        if (section == "route") {
+            id = text("prefix");
+            rest.erase("prefix");
+        } else {
+            id = text("port") + "." + text("address");
+            rest.erase("port");
+            rest.erase("address");
+        }
+        out[section + "." + id] = value_text(rest);
+    }
+}
+
+}  // namespace
+
+std::string config_to_toml(const Config& cfg) {
+    std::ostringstream out;
+    out << toml::toml_formatter(config_document(cfg)) << "\n";
     return out.str();
+}
+
+std::map<std::string, std::string> config_keys(const Config& cfg) {
+    std::map<std::string, std::string> out;
+    for (auto&& [k, v] : config_document(cfg)) {
+        const std::string section(k.str());
+        if (const auto* a = v.as_array(); a && a->is_array_of_tables()) {
+            flatten_tables(section, *a, out);
+            continue;
+        }
+        const auto* t = v.as_table();
+        if (!t) continue;
+        for (auto&& [key, value] : *t)
+            out[section + "." + std::string(key.str())] = value_text(value);
+    }
+    return out;
 }
 
 }  // namespace pmdfwd

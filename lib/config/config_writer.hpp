@@ -5,6 +5,7 @@
 // equal Config. No DPDK.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "config.hpp"
@@ -12,5 +13,11 @@
 namespace pmdfwd {
 
 std::string config_to_toml(const Config& cfg);
+
+// Every key of cfg with its value as TOML writes it, flattened to
+// `section.key` names: ports' keys by the port's name (`port.p0.mtu`), a
+// route by its prefix (`route.10.9.0.0/16`), a neighbour by its port and
+// address (`neighbour.p0.10.1.0.7`), each with the rest of its table.
+std::map<std::string, std::string> config_keys(const Config& cfg);
 
 }  // namespace pmdfwd

@@ -95,8 +95,12 @@ Result<std::unique_ptr<MetricsExporter>> MetricsExporter::start(const std::strin
     std::unique_ptr<MetricsExporter> e(new MetricsExporter());
     e->collector_ = std::make_shared<MetricsCollector>();
     e->allow_ = std::move(allow);
+    // An exporter a reload replaces keeps serving until this one listens:
+    // a failure gives it its list back.
+    const std::vector<IpPrefix>* before = nullptr;
     {
         std::lock_guard lock(g_allow_mutex);
+        before = g_allow;
         g_allow = &e->allow_;
     }
     static CivetCallbacks callbacks = [] {
@@ -111,11 +115,16 @@ Result<std::unique_ptr<MetricsExporter>> MetricsExporter::start(const std::strin
             &callbacks);
     } catch (const std::exception& ex) {
         std::lock_guard lock(g_allow_mutex);
-        g_allow = nullptr;
+        g_allow = before;
         return make_error("[control] metrics: cannot listen on " + address + ": " + ex.what());
     }
     e->exposer_->RegisterCollectable(e->collector_);
     return e;
+}
+
+void MetricsExporter::set_allow(std::vector<IpPrefix> allow) {
+    std::lock_guard lock(g_allow_mutex);
+    allow_ = std::move(allow);
 }
 
 MetricsExporter::~MetricsExporter() {

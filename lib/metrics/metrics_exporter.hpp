@@ -30,6 +30,8 @@ class MetricsExporter {
     // outside `allow` (when not empty) is answered 403 and nothing else.
     static Result<std::unique_ptr<MetricsExporter>> start(const std::string& address,
                                                           std::vector<IpPrefix> allow = {});
+    // A reload's new list of who may scrape, at once.
+    void set_allow(std::vector<IpPrefix> allow);
     // Stops listening; a scrape in progress finishes first.
     ~MetricsExporter();
     // The port it listens on (the one asked for, or the kernel's pick for 0).

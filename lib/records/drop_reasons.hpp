@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 
 #include "counter_list.hpp"
 
@@ -52,6 +53,10 @@ namespace pmdfwd {
 enum class DropReason : unsigned { PMDFWD_DROP_REASONS(PMDFWD_LIST_ENUM) count };
 
 constexpr size_t kDropReasonCount = static_cast<size_t>(DropReason::count);
+
+inline constexpr std::string_view kDropReasonNames[] = {PMDFWD_DROP_REASONS(PMDFWD_LIST_NAME)};
+// The reason's name, as its drop_<reason> counter has it.
+constexpr std::string_view to_string(DropReason r) { return enum_name(kDropReasonNames, r); }
 
 // A reason's slot in the per-worker drop arrays.
 constexpr size_t drop_index(DropReason r) { return static_cast<size_t>(r); }

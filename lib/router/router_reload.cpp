@@ -57,9 +57,13 @@ Status Router::reload(const RouterReload& r) {
     const auto same = [](const NeighbourConfig& a, const NeighbourConfig& b) {
         return a.address == b.address && a.mac == b.mac && a.port == b.port;
     };
+    // One kept at its port and address (its MAC changed, say) is replaced
+    // in place below: removing it first would send its routes' traffic to
+    // the control path meanwhile.
     for (const NeighbourConfig& old : r.neighbours_before) {
-        if (std::any_of(r.neighbours.begin(), r.neighbours.end(),
-                        [&](const NeighbourConfig& n) { return same(n, old); }))
+        if (std::any_of(r.neighbours.begin(), r.neighbours.end(), [&](const NeighbourConfig& n) {
+                return n.address == old.address && n.port == old.port;
+            }))
             continue;
         neighbours_.remove({port_index(old.port), old.address}, actions_);
     }

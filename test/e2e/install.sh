@@ -120,7 +120,7 @@ meson install -C "$BUILD" --no-rebuild --destdir "$DEST" >"$WORK/install2.log" 2
 check "a reinstall keeps the edited config" grep -q "^# edited by the operator" "$DEST$CONFIG"
 
 # The logrotate rule on a running pmdfwd: the same rule, for this test's log
-# file and with SIGHUP sent as `systemctl reload` (ExecReload) would send it.
+# file and with SIGUSR1 sent as its postrotate's `systemctl kill` would.
 LOG=$WORK/log/pmdfwd.log
 mkdir -p "$WORK/log"
 sed -e '/^\[log\]/,$d' -e "s/^file_prefix = .*/file_prefix = \"$PREFIX\"/" \
@@ -132,7 +132,7 @@ elif ! start_pmdfwd "$DEST$BINDIR/pmdfwd" "$WORK/null.toml" "$PREFIX" "$WORK/pmd
   fail "logrotate: start pmdfwd" "see its log"
 else
   sed -e "s|^/var/log/pmdfwd/pmdfwd.log |$LOG |" \
-    -e "s|systemctl reload pmdfwd.service.*|/bin/kill -HUP $PMDFWD_PID|" \
+    -e "s|systemctl kill .*pmdfwd.service.*|/bin/kill -USR1 $PMDFWD_PID|" \
     "$DEST$SYSCONFDIR/logrotate.d/pmdfwd" >"$WORK/rule"
   chmod 0644 "$WORK/rule"
   check "logrotate: the rule is for the test's log" grep -q "^$LOG {" "$WORK/rule"
@@ -142,11 +142,11 @@ else
     fail "logrotate" "$(head -3 "$WORK/logrotate.out" | tr '\n' ' ')"
   fi
   deadline=$((SECONDS + 10))
-  until grep -q "SIGHUP: log file .* reopened" "$LOG" 2>/dev/null || ((SECONDS >= deadline)); do sleep 0.1; done
+  until grep -q "SIGUSR1: log file .* reopened" "$LOG" 2>/dev/null || ((SECONDS >= deadline)); do sleep 0.1; done
   check "the old file was moved to pmdfwd.log.1, not compressed yet (delaycompress)" test -s "$LOG.1"
-  check "the old file ends where the reopen began" grep -q "SIGHUP: reopening log file" "$LOG.1"
+  check "the old file ends where the reopen began" grep -q "SIGUSR1: reopening log file" "$LOG.1"
   check "pmdfwd reopened the path: the new file has its next lines" \
-    grep -q "SIGHUP: log file .* reopened" "$LOG"
+    grep -q "SIGUSR1: log file .* reopened" "$LOG"
   check "the new file was created 0640" test "$(stat -c %a "$LOG")" = 640
   stop_pmdfwd "$PMDFWD_PID" TERM; rc=$?
   PMDFWD_PID=

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Signals end to end, on net_null ports: SIGHUP reopens the [log] file (the
+# Signals end to end, on net_null ports: SIGHUP reopens the [log] file and
+# reloads the config, SIGUSR1 only reopens it (the
 # logrotate convention) and nothing else; SIGPIPE and telemetry clients that
 # hang up leave pmdfwd running; SIGTERM or SIGINT at any moment of start-up
 # still ends in the normal shutdown (exit 0, pools audited); a fatal signal
@@ -115,6 +116,14 @@ if start_pmdfwd "$PMDFWD" "$WORK/cfg.toml" "$PREFIX" "$WORK/hup-nofile.out"; the
   kill -HUP "$PMDFWD_PID"
   check "SIGHUP without a log file says there is none to reopen" \
     wait_for "SIGHUP: no \[log\] file to reopen" "$WORK/hup-nofile.out"
+  check "SIGHUP also reloads the config (unchanged: 0 changes)" \
+    wait_for "SIGHUP: reload: applied: 0 changes" "$WORK/hup-nofile.out"
+  kill -USR1 "$PMDFWD_PID"
+  check "SIGUSR1 only reopens the log file" \
+    wait_for "SIGUSR1: no \[log\] file to reopen" "$WORK/hup-nofile.out"
+  sleep 0.2
+  check "and reloads nothing (one reload line, SIGHUP's)" \
+    test "$(grep -c 'reload: applied' "$WORK/hup-nofile.out")" = 1
   stop_pmdfwd "$PMDFWD_PID" INT; rc=$?
   check "SIGINT exits 0" test "$rc" -eq 0
 else

@@ -7,6 +7,20 @@
 #include "endpoint.hpp"
 #include "record_schemas.hpp"
 
+namespace pmdfwd {
+
+namespace fields {
+inline constexpr Field kConfigLineFields[] = {
+    {"line", Unit::none, Kind::info,
+     "a line of the running config's TOML; one over 120 bytes goes on in the next row, this "
+     "one ending in a backslash"},
+};
+}  // namespace fields
+inline constexpr RecordSchema kConfigLineRecord{
+    "config_line", "A line of the running config as TOML.", fields::kConfigLineFields};
+
+}  // namespace pmdfwd
+
 namespace pmdfwd::endpoints {
 
 inline constexpr Endpoint kInfo{
@@ -101,11 +115,11 @@ inline constexpr Endpoint kReload{
         "(`live` or `restart`, `key: before -> after`)"};
 inline constexpr Endpoint kConfig{
     .path = "/pmdfwd/config",
-    .help = "The running config as TOML, run-time changes included.",
-    .shape = Shape::lines,
-    .returns =
-        "the running config, a line of TOML a string; a line over 120 bytes goes on in the "
-        "next string, the one before ending in `\\`"};
+    .help = "The running config as TOML, run-time changes included. Parameters: int first_row",
+    .shape = Shape::page,
+    .schema = &kConfigLineRecord,
+    .parameter = "first row (0 takes a new snapshot of the running config)",
+    .returns = "the running config, a row a line of TOML"};
 
 inline constexpr const Endpoint* kApplianceEndpoints[] = {
     &kInfo,  &kPlan, &kWorkers, &kWorker, &kLatency,  &kPorts,  &kPort,

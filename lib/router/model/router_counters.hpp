@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "arp_packet.hpp"
 #include "counter_list.hpp"
@@ -30,6 +31,8 @@ namespace pmdfwd {
 
 enum class PuntReason : uint32_t { PMDFWD_PUNT_REASONS(PMDFWD_LIST_ENUM) count };
 constexpr size_t kPuntReasonCount = size_t(PuntReason::count);
+inline constexpr std::string_view kPuntReasonNames[] = {PMDFWD_PUNT_REASONS(PMDFWD_LIST_NAME)};
+constexpr std::string_view to_string(PuntReason r) { return enum_name(kPuntReasonNames, r); }
 
 // Whether a punt is a dropped packet's ICMP error (counted as its drop).
 constexpr bool punt_is_icmp_error(PuntReason why) {

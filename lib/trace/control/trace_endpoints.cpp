@@ -12,8 +12,6 @@ namespace pmdfwd {
 
 namespace {
 
-constexpr std::string_view kDropNames[] = {PMDFWD_DROP_REASONS(PMDFWD_LIST_NAME)};
-
 // The longest text a telemetry string carries, with room to spare.
 constexpr size_t kMaxDetail = 120;
 
@@ -50,7 +48,7 @@ std::string to_hex(const uint8_t* p, size_t n) {
 
 std::optional<DropReason> drop_reason_named(std::string_view name) {
     for (size_t i = 0; i < kDropReasonCount; ++i)
-        if (kDropNames[i] == name) return DropReason(i);
+        if (kDropReasonNames[i] == name) return DropReason(i);
     return std::nullopt;
 }
 
@@ -110,8 +108,7 @@ Record TraceEndpoints::drop_state() {
     const RecordSchema& t = kDropCaptureRecord;
     Record rec(t);
     rec.set(t.at("state"), std::string(to_string(s.state)));
-    rec.set(t.at("reason"),
-            s.options.reason ? std::string(enum_name(kDropNames, *s.options.reason)) : "-");
+    rec.set(t.at("reason"), s.options.reason ? std::string(to_string(*s.options.reason)) : "-");
     rec.set(t.at("count"), uint64_t(s.options.count));
     rec.set(t.at("rate"), uint64_t(s.options.rate));
     rec.set(t.at("captured"), uint64_t(s.captured));
@@ -156,6 +153,13 @@ int TraceEndpoints::trace_start(std::string_view params, Reply& reply) {
             reply.error("the filter must be its bytes in lower-case hex");
             return 0;
         }
+        // What runs is what is shown and logged: no NUL (libpcap would stop
+        // there) and no control character (it would forge a log line).
+        for (const char c : *filter)
+            if (uint8_t(c) < 0x20 || uint8_t(c) == 0x7f) {
+                reply.error("the filter holds a control character");
+                return 0;
+            }
         o.filter = *filter;
     }
     if (auto st = control_.start_trace(o); !st) {
@@ -247,7 +251,7 @@ int TraceEndpoints::drops_page(std::string_view params, Reply& reply) {
             const size_t off = k * kDropRowBytes;
             Record rec(t);
             rec.set(t.at("packet"), number);
-            rec.set(t.at("reason"), std::string(enum_name(kDropNames, p.reason)));
+            rec.set(t.at("reason"), std::string(to_string(p.reason)));
             rec.set(t.at("worker"), uint64_t(p.worker));
             rec.set(t.at("port"), ports_.of_ethdev(p.rx_port));
             rec.set(t.at("queue"), uint64_t(p.rx_queue));

@@ -14,9 +14,6 @@ namespace pmdfwd {
 
 namespace {
 
-constexpr std::string_view kDropNames[] = {PMDFWD_DROP_REASONS(PMDFWD_LIST_NAME)};
-constexpr std::string_view kPuntNames[] = {PMDFWD_PUNT_REASONS(PMDFWD_LIST_NAME)};
-
 std::string mac_text(const uint8_t* b) {
     MacAddr m;
     std::copy(b, b + 6, m.bytes.begin());
@@ -42,12 +39,11 @@ std::string class_text(const TraceStep& s) {
         case TraceClass::link_group:
             return "to a link-scope group: the kernel interface's";
         case TraceClass::refused:
-            return "refused: " + std::string(enum_name(kDropNames, DropReason(s.value)));
+            return "refused: " + std::string(to_string(DropReason(s.value)));
     }
     if (s.flag) t += "; TTL or hop limit 1: expires unless it is to the router";
     if (DropReason(s.value) != DropReason::count)
-        t += "; " + std::string(enum_name(kDropNames, DropReason(s.value))) +
-             " unless it is to the router";
+        t += "; " + std::string(to_string(DropReason(s.value))) + " unless it is to the router";
     return t;
 }
 
@@ -69,7 +65,7 @@ std::string hop_text(const TraceStep& s, const TracePortNames& ports) {
 }
 
 std::string drop_text(const TraceStep& s) {
-    std::string t(enum_name(kDropNames, DropReason(s.code)));
+    std::string t(to_string(DropReason(s.code)));
     constexpr std::string_view kIcmp[] = {"", "; its ICMP error went to the control path",
                                           "; its ICMP error was held back by the rate limit",
                                           "; its ICMP error was lost: the punt ring was full"};
@@ -93,7 +89,7 @@ std::string step_text(const TraceRecord& r, const TraceStep& s, const TracePortN
             return "to the worker of port " + ports.of_ethdev(s.port) + " TX queue " +
                    std::to_string(s.queue);
         case TraceStepKind::punted:
-            return std::string(enum_name(kPuntNames, PuntReason(s.code)));
+            return std::string(to_string(PuntReason(s.code)));
         case TraceStepKind::transmitted:
             return "port " + ports.of_ethdev(s.port) + ", TX queue " + std::to_string(s.queue);
         case TraceStepKind::dropped:

@@ -46,7 +46,10 @@ TraceRecord begin_record(const WorkerContext& w, const rte_mbuf* m, uint64_t tsc
     r.rx_queue = queue;
     r.head_len = uint16_t(std::min<uint32_t>(m->pkt_len, kTraceHeadBytes));
     const void* head = rte_pktmbuf_read(m, 0, r.head_len, r.head);
-    if (head && head != r.head) std::memcpy(r.head, head, r.head_len);
+    if (!head)
+        r.head_len = 0;
+    else if (head != r.head)
+        std::memcpy(r.head, head, r.head_len);
     r.add({.kind = TraceStepKind::received, .port = w.rx_port, .queue = queue});
     return r;
 }
@@ -145,7 +148,10 @@ void capture_drop(const DropTap& tap, const rte_mbuf* m, DropReason why) {
     c->rx_queue = tap.rx_queue;
     c->reason = uint8_t(why);
     const void* data = rte_pktmbuf_read(m, 0, c->cap_len, c->data);
-    if (data && data != c->data) std::memcpy(c->data, data, c->cap_len);
+    if (!data)
+        c->cap_len = 0;  // segments shorter than pkt_len: nothing to trust
+    else if (data != c->data)
+        std::memcpy(c->data, data, c->cap_len);
     ring.commit();
     bump(ring.counts.copied);
 }
