@@ -6,6 +6,7 @@
 #include <iostream>
 #include <thread>
 
+#include "completion.hpp"
 #include "config_commands.hpp"
 #include "drop_capture.hpp"
 #include "protocol.hpp"
@@ -489,6 +490,13 @@ const Command kCommands[] = {
          [](CLI::App& sub, CommandArgs& a) {
              sub.add_flag("--markdown", a.markdown, "As the table of docs/cli.md");
          },
+     .offline = true},
+    {.words = {"completion"},
+     .help = "Bash completion for pmdctl, made from its command table (no pmdfwd needed)",
+     .asks = {},
+     .fetch = [](TelemetryClient*, const CommandArgs&) { return Json(bash_completion()); },
+     .render = [](TelemetryClient*, const Json& j,
+                  const CommandArgs&) { return j.get<std::string>(); },
      .offline = true},
     {.words = {"metrics"},
      .help = "The Prometheus metrics pmdfwd exports ([control] metrics), made from those fields "

@@ -63,6 +63,8 @@ check "the example config is in $SYSCONFDIR/pmdfwd" test -f "$DEST$CONFIG"
 check "its pristine copy is $DATADIR/pmdfwd/pmdfwd.toml.example" \
   cmp -s "$E2E_ROOT/config/pmdfwd.toml" "$DEST$DATADIR/pmdfwd/pmdfwd.toml.example"
 check "the logrotate rule is $SYSCONFDIR/logrotate.d/pmdfwd" test -f "$DEST$SYSCONFDIR/logrotate.d/pmdfwd"
+check "pmdctl's bash completion is in $DATADIR/bash-completion/completions" \
+  test -s "$DEST$DATADIR/bash-completion/completions/pmdctl.bash"
 check "the alerting rules are $DATADIR/pmdfwd/prometheus/pmdfwd.rules.yml" \
   cmp -s "$E2E_ROOT/config/prometheus/pmdfwd.rules.yml" "$DEST$DATADIR/pmdfwd/prometheus/pmdfwd.rules.yml"
 

@@ -113,7 +113,7 @@ TEST_CASE("command line: a missing, unknown or bad word is a usage error", "[com
     };
     CHECK(message({}) ==
           "pmdctl needs one of: show, route, trace, drops, reload, config, log, stats, clear, "
-          "shutdown, watch, fields, endpoints, metrics");
+          "shutdown, watch, fields, endpoints, completion, metrics");
     CHECK(
         message({"show"}) ==
         "show needs one of: ports, workers, pools, plan, latency, log, xstats, routes, neighbours, "
