@@ -63,6 +63,9 @@ check "the example config is in $SYSCONFDIR/pmdfwd" test -f "$DEST$CONFIG"
 check "its pristine copy is $DATADIR/pmdfwd/pmdfwd.toml.example" \
   cmp -s "$E2E_ROOT/config/pmdfwd.toml" "$DEST$DATADIR/pmdfwd/pmdfwd.toml.example"
 check "the logrotate rule is $SYSCONFDIR/logrotate.d/pmdfwd" test -f "$DEST$SYSCONFDIR/logrotate.d/pmdfwd"
+for page in man8/pmdfwd.8 man8/pmdctl.8 man8/pmdgen.8 man5/pmdfwd.toml.5; do
+  check "the man page $page is installed" test -s "$DEST$(under_prefix "$(option mandir)")/$page"
+done
 check "pmdctl's bash completion is in $DATADIR/bash-completion/completions" \
   test -s "$DEST$DATADIR/bash-completion/completions/pmdctl.bash"
 check "the alerting rules are $DATADIR/pmdfwd/prometheus/pmdfwd.rules.yml" \
