@@ -91,14 +91,13 @@ class TraceControl {
     Status start_drops(const DropOptions& options);
     void stop_drops();
     DropStatus drop_status();
-    // Calls f(packet) for the copies kept from `first` on, oldest first,
-    // while f returns true (the workers' rings read first).
+    // Calls f(packet) for every copy kept, oldest first (the workers'
+    // rings read first).
     template <class F>
-    void each_dropped(size_t first, F&& f) {
+    void each_dropped(F&& f) {
         std::lock_guard lock(mutex_);
         collect_drops();
-        for (size_t i = first; i < kept_drops_.size(); ++i)
-            if (!f(kept_drops_[i])) return;
+        for (const DroppedPacket& p : kept_drops_) f(p);
     }
 
     // Main lcore, now and then: copies taken off the rings before they

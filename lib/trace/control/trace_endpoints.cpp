@@ -242,7 +242,7 @@ int TraceEndpoints::drops_page(std::string_view params, Reply& reply) {
     std::vector<Record> rows;
     size_t row = 0;
     uint64_t number = 0;
-    control_.each_dropped(0, [&](const DroppedPacket& p) {
+    control_.each_dropped([&](const DroppedPacket& p) {
         ++number;
         const size_t n = p.bytes.size();
         const size_t packet_rows = n == 0 ? 1 : (n + kDropRowBytes - 1) / kDropRowBytes;
@@ -263,7 +263,6 @@ int TraceEndpoints::drops_page(std::string_view params, Reply& reply) {
             rows.push_back(std::move(rec));
         }
         row += packet_rows;
-        return true;
     });
     reply.page(t, rows, first, row);
     return 0;
