@@ -124,12 +124,15 @@ Json xstats_by_port(TelemetryClient& c) {
     return out;
 }
 
-// "logged a warning of 2500 bytes; the log channel is on".
+// "logged a warning of 2500 bytes; the log channel is on", or "logged 100
+// warnings of 64 bytes; ...".
 std::string log_test_text(TelemetryClient*, const Json& j, const CommandArgs&) {
     constexpr FieldRef kBytes = pmdfwd::kLogTestRecord.ref("bytes");
+    constexpr FieldRef kCount = pmdfwd::kLogTestRecord.ref("count");
     constexpr FieldRef kChannel = pmdfwd::kLogTestRecord.ref("channel");
-    return "logged a warning of " + text(j, kBytes) + " bytes; the log channel is " +
-           text(j, kChannel) + "\n";
+    const std::string count = has(j, kCount) ? text(j, kCount) : "1";
+    return "logged " + (count == "1" ? std::string("a warning") : count + " warnings") + " of " +
+           text(j, kBytes) + " bytes; the log channel is " + text(j, kChannel) + "\n";
 }
 
 Snapshot take_snapshot(TelemetryClient& c, std::chrono::steady_clock::time_point start) {
@@ -418,11 +421,12 @@ const Command kCommands[] = {
          },
      .run = [](TelemetryClient& c, const CommandArgs& a) { run_config_save(c, a.file, a.json); }},
     {.words = {"log", "test"},
-     .help = "Log one warning of the given length, to check the log channel end to end",
+     .help = "Log warnings of the given length, to check the log channel end to end",
      .asks = {&ep::kLogTest},
      .fetch =
          [](TelemetryClient* c, const CommandArgs& a) {
-             return need(c->query(ep::kLogTest, std::to_string(a.bytes)));
+             return need(c->query(ep::kLogTest,
+                                  std::to_string(a.bytes) + "," + std::to_string(a.log_count)));
          },
      .render = log_test_text,
      .options =
@@ -430,6 +434,9 @@ const Command kCommands[] = {
              sub.add_option("bytes", a.bytes, "Its length in characters")
                  ->required()
                  ->check(CLI::Range(uint64_t(0), uint64_t(pmdfwd::kMaxTestRecord)));
+             sub.add_option("--count", a.log_count,
+                            "How many, one after the other (a burst for the receiver)")
+                 ->check(CLI::Range(uint64_t(1), uint64_t(pmdfwd::kMaxTestRecords)));
          }},
     {.words = {"stats"},
      .help = "Totals since the last clear (with in_flight), and one line per worker",

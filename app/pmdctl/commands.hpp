@@ -26,6 +26,7 @@ struct CommandArgs {
     std::string port;               // route add --port
     std::string file;               // route load, config save
     uint64_t bytes = 0;             // log test
+    uint64_t log_count = 1;         // log test --count
     std::string columns;            // fields --columns
     std::string filter;             // trace start --filter
     uint64_t trace_count = 50;      // trace start --count

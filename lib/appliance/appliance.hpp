@@ -115,7 +115,7 @@ class Appliance final : public ControlTarget {
     Record latency(size_t i, Since since) const override;
     Record totals(Since since) const override;
     Record netlog() const override;
-    Record log_test(size_t bytes) const override;
+    Record log_test(size_t bytes, size_t count) const override;
     void clear_stats() override;
     void module_records(std::vector<Record>& out) const override;
     void request_stop() override { stop_requested_.store(true); }

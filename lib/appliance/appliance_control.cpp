@@ -192,14 +192,15 @@ Record Appliance::netlog() const {
     return netlog_->stats();
 }
 
-Record Appliance::log_test(size_t bytes) const {
+Record Appliance::log_test(size_t bytes, size_t count) const {
     std::string text = "netlog test record of " + std::to_string(bytes) + " bytes:";
     for (size_t i = 0; text.size() < bytes; ++i) text += " " + std::to_string(i);
     text.resize(bytes);
-    spdlog::warn("{}", text);
+    for (size_t i = 0; i < count; ++i) spdlog::warn("{}", text);
     Record r(kLogTestRecord);
     r.set(kLogTestRecord.at("result"), "logged");
     r.set(kLogTestRecord.at("bytes"), uint64_t(bytes));
+    r.set(kLogTestRecord.at("count"), uint64_t(count));
     r.set(kLogTestRecord.at("channel"), netlog_ ? "on" : "off");
     return r;
 }

@@ -190,7 +190,8 @@ struct NetlogConfig {
     uint16_t dst_port = 6666;
     std::string level = "info";  // lowest level sent
     NetlogFormat format = NetlogFormat::extended;
-    uint32_t reserve = 512;      // mbufs in the channel's own pool
+    SyslogFacility facility = SyslogFacility::daemon;  // rfc5424's PRI
+    uint32_t reserve = 512;                            // mbufs in the channel's own pool
     uint32_t prefill = 64;       // of those, kept pre-filled with headers, ready to send
     uint32_t rate_limit = 2000;  // datagrams per second; 0: no limit
     uint32_t rate_burst = 200;   // datagrams that may go at once after a quiet spell
@@ -226,6 +227,7 @@ const char* to_string(TxMode mode);
 const char* to_string(PollMode mode);
 const char* to_string(PoolModel model);
 const char* to_string(NetlogFormat format);
+const char* to_string(SyslogFacility facility);
 const char* to_string(NetlogSendPath path);
 
 }  // namespace pmdfwd

@@ -175,7 +175,20 @@ constexpr std::pair<const char*, PoolModel> kPoolModels[] = {
     {"per-worker-stock", PoolModel::per_worker_stock}};
 
 constexpr std::pair<const char*, NetlogFormat> kNetlogFormats[] = {
-    {"extended", NetlogFormat::extended}, {"plain", NetlogFormat::plain}};
+    {"extended", NetlogFormat::extended},
+    {"plain", NetlogFormat::plain},
+    {"rfc5424", NetlogFormat::rfc5424}};
+constexpr std::pair<const char*, SyslogFacility> kSyslogFacilities[] = {
+    {"kern", SyslogFacility::kern},         {"user", SyslogFacility::user},
+    {"mail", SyslogFacility::mail},         {"daemon", SyslogFacility::daemon},
+    {"auth", SyslogFacility::auth},         {"syslog", SyslogFacility::syslog},
+    {"lpr", SyslogFacility::lpr},           {"news", SyslogFacility::news},
+    {"uucp", SyslogFacility::uucp},         {"cron", SyslogFacility::cron},
+    {"authpriv", SyslogFacility::authpriv}, {"ftp", SyslogFacility::ftp},
+    {"local0", SyslogFacility::local0},     {"local1", SyslogFacility::local1},
+    {"local2", SyslogFacility::local2},     {"local3", SyslogFacility::local3},
+    {"local4", SyslogFacility::local4},     {"local5", SyslogFacility::local5},
+    {"local6", SyslogFacility::local6},     {"local7", SyslogFacility::local7}};
 constexpr std::pair<const char*, NetlogSendPath> kSendPaths[] = {
     {"pool-first", NetlogSendPath::pool_first}, {"alloc-first", NetlogSendPath::alloc_first}};
 
@@ -587,6 +600,7 @@ void read_netlog(TableReader& root, const toml::node& node, const std::vector<Po
     r.integer("dst_port", nl.dst_port, 1, 65535);
     read_level(r, nl.level);
     r.choice("format", nl.format, kNetlogFormats);
+    r.choice("facility", nl.facility, kSyslogFacilities);
     r.integer("reserve", nl.reserve, 16, 65536);
     r.integer("prefill", nl.prefill, 1, 65536);
     // The channel's TX queue may hold kNetlogTxDesc sent buffers before the
@@ -712,6 +726,7 @@ const char* to_string(TxMode mode) { return name_of(mode, kTxModes); }
 const char* to_string(PollMode mode) { return name_of(mode, kPollModes); }
 const char* to_string(PoolModel model) { return name_of(model, kPoolModels); }
 const char* to_string(NetlogFormat format) { return name_of(format, kNetlogFormats); }
+const char* to_string(SyslogFacility facility) { return name_of(facility, kSyslogFacilities); }
 const char* to_string(NetlogSendPath path) { return name_of(path, kSendPaths); }
 
 ConfigResult parse_config(std::string_view text, std::string_view file) {

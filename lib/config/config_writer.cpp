@@ -108,6 +108,7 @@ toml::table netlog_table(const NetlogConfig& n) {
                   {"dst_port", int64_t(n.dst_port)},
                   {"level", n.level},
                   {"format", to_string(n.format)},
+                  {"facility", to_string(n.facility)},
                   {"reserve", int64_t(n.reserve)},
                   {"prefill", int64_t(n.prefill)},
                   {"rate_limit", int64_t(n.rate_limit)},

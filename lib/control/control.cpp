@@ -73,30 +73,36 @@ int cmd_act(ControlTarget& t, std::string_view params, Reply& reply) {
 // log_test must not flood the log or take the log channel's rate for itself.
 // Counted in records and in bytes: two of the longest at once, then 4 KB a
 // second (about 340 MB a day at most, where 16 KB a request was 1.4 GB an
-// hour).
+// hour); a burst as large as the log channel's, to check a receiver with.
 constexpr uint32_t kLogTestsPerSecond = 5;
-constexpr uint32_t kLogTestBurst = 10;
+constexpr uint32_t kLogTestBurst = kMaxTestRecords;
 constexpr uint32_t kLogTestBytesPerSecond = 4096;
 constexpr uint32_t kLogTestBytesBurst = 2 * kMaxTestRecord;
 
 int cmd_log_test(ControlTarget& t, std::string_view params, Reply& reply) {
-    size_t bytes;
-    if (!parse_index(params, kMaxTestRecord + 1, bytes)) return -EINVAL;
+    size_t bytes, count = 1;
+    const size_t comma = params.find(',');
+    if (!parse_index(params.substr(0, comma), kMaxTestRecord + 1, bytes)) return -EINVAL;
+    if (comma != std::string_view::npos &&
+        (!parse_index(params.substr(comma + 1), kMaxTestRecords + 1, count) || count == 0))
+        return -EINVAL;
     // Under the control lock, both.
     static TokenBucket records(kLogTestsPerSecond, kLogTestBurst);
     static TokenBucket bytes_budget(kLogTestBytesPerSecond, kLogTestBytesBurst);
     const auto now_ns = uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                      std::chrono::steady_clock::now().time_since_epoch())
                                      .count());
-    if (!records.take(now_ns) || !bytes_budget.take(now_ns, std::max<size_t>(bytes, 1))) {
+    if (!records.take(now_ns, count) ||
+        !bytes_budget.take(now_ns, std::max<size_t>(bytes, 1) * count)) {
         static const std::string kLimited =
             "rate limited: at most " + std::to_string(kLogTestsPerSecond) + " log tests and " +
             std::to_string(kLogTestBytesPerSecond) + " bytes of them a second, " +
-            std::to_string(kLogTestBytesBurst) + " at once";
+            std::to_string(kLogTestBurst) + " and " + std::to_string(kLogTestBytesBurst) +
+            " bytes at once";
         reply.error(kLimited);
         return 0;
     }
-    reply.record(t.log_test(bytes));
+    reply.record(t.log_test(bytes, count));
     return 0;
 }
 

@@ -37,9 +37,9 @@ class ControlTarget {
     virtual Record latency(size_t i, Since since) const = 0;
     virtual Record totals(Since since) const = 0;
     virtual Record netlog() const = 0;  // the log channel's counters and latency
-    // Logs one warning of `bytes` characters (an end-to-end check of the log
-    // channel, fragments included).
-    virtual Record log_test(size_t bytes) const = 0;
+    // Logs `count` warnings of `bytes` characters each (an end-to-end check
+    // of the log channel, fragments included, and of a receiver in a burst).
+    virtual Record log_test(size_t bytes, size_t count) const = 0;
     virtual void clear_stats() = 0;
     virtual void request_stop() = 0;
     // The records of the modules it runs (router mode's counters), for a

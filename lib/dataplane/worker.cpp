@@ -237,6 +237,7 @@ int worker_main(void* arg) {
     w.thread = pthread_self();
     w.thread_known.store(true, std::memory_order_release);
     netlog_protect_this_thread();  // a crash report even from an overflowed stack
+    netlog_name_this_worker(w.id);
 #ifdef PMDFWD_TEST_HOOKS
     load_test_stall(w);
 #endif

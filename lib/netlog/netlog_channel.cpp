@@ -9,6 +9,7 @@
 #include <rte_mempool.h>
 #include <rte_pause.h>
 #include <rte_prefetch.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <utility>
@@ -59,7 +60,17 @@ NetlogChannel::NetlogChannel(const NetlogSetup& setup)
       tsc_hz_(rte_get_tsc_hz()),
       ns_per_tsc_q32_(ns_per_tsc_q32(tsc_hz_)),
       frame_offset_(sizeof(rte_mbuf) + rte_pktmbuf_priv_size(setup.reserve) +
-                    RTE_PKTMBUF_HEADROOM) {}
+                    RTE_PKTMBUF_HEADROOM) {
+    // RFC 5424's HOSTNAME is printable ASCII without spaces; the name is
+    // read once, as the crash path cannot ask for it.
+    char name[256] = {};
+    size_t len = 0;
+    if (gethostname(name, sizeof(name) - 1) == 0)
+        for (; len < kSyslogHostnameMax && name[len] != '\0'; ++len)
+            hostname_[len] = name[len] > 0x20 && name[len] < 0x7f ? name[len] : '_';
+    origin_ =
+        SyslogOrigin{setup.config.facility, std::string_view(hostname_, len), uint32_t(getpid())};
+}
 
 Result<std::unique_ptr<NetlogChannel>> NetlogChannel::create(const NetlogSetup& setup) {
     const uint32_t data_room = rte_pktmbuf_data_room_size(setup.reserve);
@@ -220,7 +231,7 @@ size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& te
                                   bool emergency) {
     const bool pool_first = setup_.config.send_path == NetlogSendPath::pool_first;
     if (pool_first) warm_next_prefilled();
-    RecordDatagrams datagrams(rec, setup_.config.format, text.body, text.len);
+    RecordDatagrams datagrams(rec, setup_.config.format, text.body, text.len, &origin_);
     const size_t total = datagrams.count();
     // One TSC read for the bucket and the first datagram's start; each later
     // datagram's send starts where the last one ended.
@@ -267,10 +278,12 @@ size_t NetlogChannel::send_locked(const NetlogRecord& rec, const EscapedText& te
 }
 
 // A record longer than netconsole's limit would be refused whole by its
-// receivers: its text is cut to fit instead, and marked.
+// receivers, and an rfc5424 one is a single datagram: its text is cut to fit
+// instead, and marked.
 void NetlogChannel::escape(const NetlogRecord& rec, EscapedText& text) {
     const NetlogFormat fmt = setup_.config.format;
-    const EscapedLength e = escape_text(rec.text, text.body, netlog_text_room(rec, fmt), fmt);
+    const EscapedLength e =
+        escape_text(rec.text, text.body, netlog_text_room(rec, fmt, &origin_), fmt);
     text.len = e.len;
     if (e.cut) counters_.truncated.fetch_add(1, std::memory_order_relaxed);
 }

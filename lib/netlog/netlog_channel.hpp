@@ -93,6 +93,8 @@ class NetlogChannel {
 
     NetlogSetup setup_;
     UdpFrameTemplate template_;
+    char hostname_[kSyslogHostnameMax] = {};
+    SyslogOrigin origin_;            // rfc5424's headers: facility, hostname_, pid
     uint32_t stamp_generation_ = 0;  // of template_, under the lock
     TokenBucket bucket_;
     uint64_t tsc_hz_ = 0;

@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <pthread.h>
 #include <rte_pause.h>
 #include <signal.h>
 #include <spdlog/sinks/sink.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -32,11 +34,40 @@ RecentRecords g_recent;
 bool g_sink_installed = false;
 std::shared_ptr<spdlog::sinks::sink> g_netlog_sink;
 
+// Who logs on this thread, named on its first record (or by the worker
+// loop as it starts): read again by the crash path, which cannot ask.
+struct WorkerLabel {
+    char name[kNetlogWorkerMax];
+    uint8_t len;
+    bool known;
+};
+__attribute__((tls_model("initial-exec"))) thread_local WorkerLabel t_worker{};
+
+void set_worker_label(std::string_view name) {
+    t_worker.len = uint8_t(std::min(name.size(), sizeof(t_worker.name)));
+    std::memcpy(t_worker.name, name.data(), t_worker.len);
+    t_worker.known = true;
+}
+
+std::string_view this_thread_worker() {
+    if (!t_worker.known) {
+        char name[16] = {};
+        if (gettid() == getpid())
+            set_worker_label("main");
+        else if (pthread_getname_np(pthread_self(), name, sizeof(name)) == 0 && name[0] != '\0')
+            set_worker_label(name);
+        else
+            set_worker_label("-");
+    }
+    return {t_worker.name, t_worker.len};
+}
+
 class NetlogSink final : public spdlog::sinks::sink {
   public:
     void log(const spdlog::details::log_msg& msg) override {
         NetlogRecord r;
         r.level = syslog_severity(int(msg.level));
+        r.worker = this_thread_worker();
         r.seq = g_next_seq.fetch_add(1, std::memory_order_relaxed);
         r.timestamp_us = uint64_t(
             std::chrono::duration_cast<std::chrono::microseconds>(msg.time.time_since_epoch())
@@ -96,12 +127,14 @@ uint64_t realtime_us() {
 
 // Standard error first and always: it needs nothing from the channel, and
 // without [netlog] it is the only place the report goes.
-void emergency_send(NetlogChannel* ch, uint8_t level, std::string_view text,
-                    uint64_t timestamp_us) {
+void emergency_send(NetlogChannel* ch, uint8_t level, std::string_view text, uint64_t timestamp_us,
+                    std::string_view worker) {
     (void)!write(STDERR_FILENO, text.data(), text.size());
     (void)!write(STDERR_FILENO, "\n", 1);
     NetlogRecord r;
     r.level = level;
+    r.crash = true;
+    r.worker = worker;
     r.seq = g_next_seq.fetch_add(1, std::memory_order_relaxed);
     r.timestamp_us = timestamp_us;
     r.text = text;
@@ -125,6 +158,7 @@ void on_fatal_signal(int sig, siginfo_t* info, void*) {
         g_senders.fetch_add(1, std::memory_order_seq_cst);
         NetlogChannel* ch = g_channel.load(std::memory_order_seq_cst);
         const uint64_t last_seq = g_next_seq.load();
+        const std::string_view me = this_thread_worker();
         Text head;
         const char* abbrev = sigabbrev_np(sig);
         head.str("pmdfwd: fatal signal ")
@@ -140,11 +174,11 @@ void on_fatal_signal(int sig, siginfo_t* info, void*) {
             head.str(" at address ").hex(uintptr_t(info->si_addr));
         }
         head.str("; the last records and a backtrace follow");
-        emergency_send(ch, 0, head.view(), realtime_us());
+        emergency_send(ch, 0, head.view(), realtime_us(), me);
         g_recent.for_each(last_seq, [&](const NetlogRecord& rec) {
             Text t;
             t.str("replay seq ").num(rec.seq).str(": ").str(rec.text);
-            emergency_send(ch, rec.level, t.view(), rec.timestamp_us);
+            emergency_send(ch, rec.level, t.view(), rec.timestamp_us, rec.worker);
         });
         void* frames[64];
         const int n = backtrace(frames, 64);
@@ -164,9 +198,9 @@ void on_fatal_signal(int sig, siginfo_t* info, void*) {
                         .hex(uintptr_t(frames[i]) - uintptr_t(dl.dli_saddr))
                         .str(")");
             }
-            emergency_send(ch, 2, t.view(), realtime_us());
+            emergency_send(ch, 2, t.view(), realtime_us(), me);
         }
-        emergency_send(ch, 0, "pmdfwd: end of crash report", realtime_us());
+        emergency_send(ch, 0, "pmdfwd: end of crash report", realtime_us(), me);
         g_senders.fetch_sub(1, std::memory_order_seq_cst);
         g_report_done.store(true);
     }
@@ -220,6 +254,14 @@ void netlog_protect_this_thread() {
     ss.ss_sp = alt_stack;
     ss.ss_size = kAltStackBytes;
     sigaltstack(&ss, nullptr);
+}
+
+void netlog_name_this_worker(unsigned id) {
+    char digits[12];
+    size_t n = 0;
+    do digits[sizeof(digits) - ++n] = char('0' + id % 10);
+    while ((id /= 10) != 0);
+    set_worker_label(std::string_view(digits + sizeof(digits) - n, n));
 }
 
 void netlog_install_crash_handler() {

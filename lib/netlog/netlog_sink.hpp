@@ -30,5 +30,8 @@ void netlog_detach();
 void netlog_install_crash_handler();
 // An alternate signal stack for the calling thread (each worker calls it).
 void netlog_protect_this_thread();
+// The calling thread is worker `id`: its records name it (rfc5424's worker
+// parameter). Any other thread is named "main" or by its thread name.
+void netlog_name_this_worker(unsigned id);
 
 }  // namespace pmdfwd

@@ -23,6 +23,9 @@ class RecentRecords {
         std::atomic_thread_fence(std::memory_order_release);
         s.level = r.level;
         s.timestamp_us = r.timestamp_us;
+        s.worker_len =
+            uint8_t(r.worker.size() < kNetlogWorkerMax ? r.worker.size() : kNetlogWorkerMax);
+        std::memcpy(s.worker, r.worker.data(), s.worker_len);
         s.len = uint16_t(r.text.size() < kTextMax ? r.text.size() : kTextMax);
         std::memcpy(s.text, r.text.data(), s.len);
         s.stamp.store(r.seq * 2 + 2, std::memory_order_release);
@@ -39,6 +42,9 @@ class RecentRecords {
             Slot copy_text;
             const uint16_t len = s.len < kTextMax ? s.len : uint16_t(kTextMax);
             std::memcpy(copy_text.text, s.text, len);
+            const uint8_t worker_len =
+                s.worker_len < kNetlogWorkerMax ? s.worker_len : uint8_t(kNetlogWorkerMax);
+            std::memcpy(copy_text.worker, s.worker, worker_len);
             NetlogRecord r;
             r.level = s.level;
             r.seq = seq;
@@ -47,6 +53,7 @@ class RecentRecords {
             if (s.stamp.load(std::memory_order_relaxed) != seq * 2 + 2)
                 continue;  // rewritten meanwhile
             r.text = std::string_view(copy_text.text, len);
+            r.worker = std::string_view(copy_text.worker, worker_len);
             fn(r);
         }
     }
@@ -56,7 +63,9 @@ class RecentRecords {
         std::atomic<uint64_t> stamp{0};
         uint64_t timestamp_us = 0;
         uint8_t level = 0;
+        uint8_t worker_len = 0;
         uint16_t len = 0;
+        char worker[kNetlogWorkerMax];
         char text[kTextMax];
     };
     Slot slots_[kSlots];

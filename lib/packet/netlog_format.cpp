@@ -1,5 +1,6 @@
-// netconsole wire format (see netlog_format.hpp). Pure; integers are
-// formatted by hand because snprintf is not async-signal-safe.
+// The log channel's wire formats (see netlog_format.hpp). Pure; integers and
+// times are formatted by hand because snprintf and gmtime_r are not
+// async-signal-safe.
 #include "netlog_format.hpp"
 
 #include <algorithm>
@@ -208,8 +209,13 @@ EscapedLength escape_text(std::string_view text, char* out, size_t cap, NetlogFo
     return {n, cut};
 }
 
-size_t netlog_text_room(const NetlogRecord& rec, NetlogFormat fmt) {
+size_t netlog_text_room(const NetlogRecord& rec, NetlogFormat fmt, const SyslogOrigin* origin) {
     if (fmt == NetlogFormat::plain) return kNetlogRecordMax;
+    if (fmt == NetlogFormat::rfc5424) {
+        char head[kSyslogHeadMax];
+        return kSyslogMessageMax + 1 -
+               format_syslog_header(rec, origin ? *origin : SyslogOrigin{}, head, sizeof(head));
+    }
     // The head as format_ext_header writes it: "<level>,<seq>,<ts>,<flag>", then ';'.
     const size_t head = decimal_digits(rec.level) + 1 + decimal_digits(rec.seq) + 1 +
                         decimal_digits(rec.timestamp_us) + 2 + 1;
@@ -228,13 +234,19 @@ size_t format_ext_header(const NetlogRecord& rec, char* out, size_t cap) {
 }
 
 RecordDatagrams::RecordDatagrams(const NetlogRecord& rec, NetlogFormat fmt, const char* body,
-                                 size_t body_len)
+                                 size_t body_len, const SyslogOrigin* origin)
     : fmt_(fmt), body_(body), body_len_(body_len) {
     if (fmt == NetlogFormat::extended) head_len_ = format_ext_header(rec, head_, sizeof(head_));
+    if (fmt == NetlogFormat::rfc5424) {
+        head_len_ =
+            format_syslog_header(rec, origin ? *origin : SyslogOrigin{}, head_, sizeof(head_));
+        if (body_len_ == 0) body_len_ = 1;  // for_each leaves one byte, the newline, off
+    }
 }
 
 size_t RecordDatagrams::count() const {
     if (fmt_ == NetlogFormat::plain) return (body_len_ + kNetlogPayloadMax - 1) / kNetlogPayloadMax;
+    if (fmt_ == NetlogFormat::rfc5424) return 1;
     if (head_len_ + 1 + body_len_ <= kNetlogPayloadMax) return 1;
     // The lengths format_frag_field will produce: ",ncfrag=" off '/' total ';'.
     const size_t fixed = head_len_ + 8 + 1 + decimal_digits(body_len_) + 1;
@@ -252,6 +264,93 @@ size_t format_frag_field(size_t offset, size_t total, char* out, size_t cap) {
     out[n++] = '/';
     n += put_uint(total, out + n, cap - n);
     out[n++] = ';';
+    return n;
+}
+
+namespace {
+
+// Howard Hinnant's civil_from_days: the proleptic Gregorian date of a day
+// counted from 1970-01-01, without a table or a library call.
+struct CivilDate {
+    uint64_t year;
+    unsigned month, day;
+};
+CivilDate civil_from_days(uint64_t days) {
+    const uint64_t z = days + 719468;
+    const uint64_t era = z / 146097;
+    const auto doe = unsigned(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    const unsigned day = doy - (153 * mp + 2) / 5 + 1;
+    const unsigned month = mp < 10 ? mp + 3 : mp - 9;
+    return {uint64_t(yoe) + era * 400 + (month <= 2), month, day};
+}
+
+// v in exactly `width` digits, zero-padded.
+void put_fixed(uint64_t v, unsigned width, char* out) {
+    for (unsigned i = width; i-- > 0; v /= 10) out[i] = char('0' + v % 10);
+}
+
+// An SD-PARAM value: '"', '\\' and ']' escaped as RFC 5424 asks, anything
+// but printable ASCII as '?', so the header stays one valid line.
+size_t put_param_value(std::string_view v, char* out, size_t cap) {
+    size_t n = 0;
+    for (const char c : v.substr(0, kNetlogWorkerMax)) {
+        if (n + 2 > cap) break;
+        if (c == '"' || c == '\\' || c == ']') out[n++] = '\\';
+        out[n++] = c < 0x20 || c > 0x7e ? '?' : c;
+    }
+    return n;
+}
+
+}  // namespace
+
+size_t format_rfc3339_utc(uint64_t timestamp_us, char* out, size_t cap) {
+    constexpr size_t kLen = 27;  // YYYY-MM-DDThh:mm:ss.uuuuuuZ
+    if (cap < kLen) return 0;
+    const uint64_t secs = timestamp_us / 1000000;
+    const uint64_t of_day = secs % 86400;
+    const CivilDate d = civil_from_days(secs / 86400);
+    put_fixed(d.year % 10000, 4, out);
+    out[4] = '-';
+    put_fixed(d.month, 2, out + 5);
+    out[7] = '-';
+    put_fixed(d.day, 2, out + 8);
+    out[10] = 'T';
+    put_fixed(of_day / 3600, 2, out + 11);
+    out[13] = ':';
+    put_fixed(of_day / 60 % 60, 2, out + 14);
+    out[16] = ':';
+    put_fixed(of_day % 60, 2, out + 17);
+    out[19] = '.';
+    put_fixed(timestamp_us % 1000000, 6, out + 20);
+    out[26] = 'Z';
+    return kLen;
+}
+
+size_t format_syslog_header(const NetlogRecord& rec, const SyslogOrigin& origin, char* out,
+                            size_t cap) {
+    if (cap < kSyslogHeadMax) return 0;
+    size_t n = 0;
+    out[n++] = '<';
+    n += put_uint(uint64_t(origin.facility) * 8 + (rec.level & 7), out + n, cap - n);
+    n += put_str(">1 ", out + n, cap - n);
+    n += format_rfc3339_utc(rec.timestamp_us, out + n, cap - n);
+    out[n++] = ' ';
+    const std::string_view host = origin.hostname.substr(0, kSyslogHostnameMax);
+    n += put_str(host.empty() ? "-" : host, out + n, cap - n);
+    out[n++] = ' ';
+    n += put_str(kSyslogAppName, out + n, cap - n);
+    out[n++] = ' ';
+    n += put_uint(origin.pid, out + n, cap - n);
+    n += put_str(rec.crash ? " crash [" : " - [", out + n, cap - n);
+    n += put_str(kSyslogSdId, out + n, cap - n);
+    n += put_str(" seq=\"", out + n, cap - n);
+    n += put_uint(rec.seq, out + n, cap - n);
+    n += put_str("\" worker=\"", out + n, cap - n);
+    n += put_param_value(rec.worker.empty() ? "-" : rec.worker, out + n, cap - n);
+    n += put_str("\"] ", out + n, cap - n);
     return n;
 }
 

@@ -241,7 +241,7 @@ TEST_CASE(
         REQUIRE(rte_ring_count(b.tx) == injected);
         CHECK(rte_mempool_avail_count(pool) == 0);
         app.housekeeping();
-        app.log_test(1500);
+        app.log_test(1500, 1);
         // Every record went out on the channel's own queue: a's second ring.
         std::string seen;
         void* objs[64];

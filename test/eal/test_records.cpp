@@ -65,7 +65,7 @@ TEST_CASE("every field of every record's table is set, in its order", "[records]
             REQUIRE(rte_ring_enqueue(a.rx, to_mbuf(app.worker_pool(0), make_frame(i))) == 0);
         REQUIRE(wait_rx(app, 0, kFrames));
         REQUIRE(collect(b.tx, kFrames).size() == kFrames);
-        app.log_test(100);
+        app.log_test(100, 1);
 
         CHECK(wire_keys(app.worker(0, Since::clear)) == table_keys(kWorkerRecord, {}));
         CHECK(wire_keys(app.latency(0, Since::clear)) == table_keys(kLatencyRecord, {}));
@@ -74,7 +74,7 @@ TEST_CASE("every field of every record's table is set, in its order", "[records]
               table_keys(kPoolRecord, {}));  // a recycle pool
         CHECK(wire_keys(app.totals(Since::clear)) == table_keys(kStatsRecord, {}));
         CHECK(wire_keys(app.netlog()) == table_keys(kLogRecord, {}));
-        CHECK(wire_keys(app.log_test(10)) == table_keys(kLogTestRecord, {}));
+        CHECK(wire_keys(app.log_test(10, 1)) == table_keys(kLogTestRecord, {}));
         // The EAL of the tests has no telemetry socket, so no gate to count.
         std::set<std::string> gate;
         for (const auto& f : kInfoRecord.fields)

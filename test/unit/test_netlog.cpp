@@ -237,6 +237,86 @@ TEST_CASE("netlog format: a cut never splits a UTF-8 character", "[netlog]") {
     CHECK(received_record(rec(junk), NetlogFormat::plain).size() == kNetlogRecordMax);
 }
 
+namespace {
+
+std::string syslog_message(const NetlogRecord& r, const SyslogOrigin& o) {
+    const auto d = for_each_datagram(
+        r, NetlogFormat::rfc5424, [&](const char*, size_t, const char*, size_t) {}, &o);
+    CHECK(d == 1);
+    std::string out;
+    for_each_datagram(
+        r, NetlogFormat::rfc5424,
+        [&](const char* h, size_t hl, const char* b, size_t bl) {
+            out = std::string(h, hl) + std::string(b, bl);
+        },
+        &o);
+    return out;
+}
+
+std::string rfc3339(uint64_t us) {
+    char buf[32];
+    return std::string(buf, format_rfc3339_utc(us, buf, sizeof(buf)));
+}
+
+}  // namespace
+
+TEST_CASE("netlog format: rfc5424 is one RFC 5424 message per datagram", "[netlog]") {
+    const SyslogOrigin origin{SyslogFacility::daemon, "host1", 77};
+    NetlogRecord r = rec("hello");
+    r.worker = "3";
+    // daemon (3) * 8 + info (6) = 30; no newline after the message.
+    CHECK(syslog_message(r, origin) ==
+          "<30>1 1970-01-01T00:00:01.234567Z host1 pmdfwd 77 - "
+          "[pmdfwd@32473 seq=\"42\" worker=\"3\"] hello");
+    // A crash report's records say so in MSGID; local7 (23) * 8 + emerg (0).
+    NetlogRecord crash = rec("pmdfwd: end of crash report", 9, 0);
+    crash.crash = true;
+    crash.worker = "main";
+    CHECK(syslog_message(crash, SyslogOrigin{SyslogFacility::local7, "h", 1}) ==
+          "<184>1 1970-01-01T00:00:01.234567Z h pmdfwd 1 crash "
+          "[pmdfwd@32473 seq=\"9\" worker=\"main\"] pmdfwd: end of crash report");
+    // No hostname is the NILVALUE; a worker's '"', '\\' and ']' are escaped,
+    // what is not printable ASCII replaced, and the text's control characters
+    // escaped as in the plain format (UTF-8 kept).
+    NetlogRecord odd = rec("caf\xc3\xa9\tx");
+    odd.worker = "a\"b]c\\\x01";
+    CHECK(syslog_message(odd, SyslogOrigin{SyslogFacility::user, "", 5}) ==
+          "<14>1 1970-01-01T00:00:01.234567Z - pmdfwd 5 - "
+          "[pmdfwd@32473 seq=\"42\" worker=\"a\\\"b\\]c\\\\?\"] caf\xc3\xa9\\x09x");
+}
+
+TEST_CASE("netlog format: rfc5424 timestamps are RFC 3339 in UTC, to the microsecond", "[netlog]") {
+    CHECK(rfc3339(0) == "1970-01-01T00:00:00.000000Z");
+    CHECK(rfc3339(1796422976000001ull) == "2026-12-04T22:22:56.000001Z");
+    CHECK(rfc3339(1709251199999999ull) == "2024-02-29T23:59:59.999999Z");
+    CHECK(rfc3339(951868800000000ull) == "2000-03-01T00:00:00.000000Z");
+    CHECK(rfc3339(4107585600500000ull) == "2100-03-01T12:00:00.500000Z");
+}
+
+TEST_CASE("netlog format: an rfc5424 record longer than one datagram is cut and marked",
+          "[netlog]") {
+    const SyslogOrigin origin{SyslogFacility::daemon, std::string(64, 'h'), 4294967295u};
+    NetlogRecord r = rec("");
+    r.seq = UINT64_MAX;
+    r.worker = "pmdfwd-telemetr";
+    for (const char fill : {'a', '\x01'})
+        for (size_t len = 0; len < 1200; len += 7) {
+            const std::string text(len, fill);
+            r.text = text;
+            const std::string got = syslog_message(r, origin);
+            const size_t head = got.find("\"] ") + 3;
+            const size_t escaped = fill == 'a' ? len : 4 * len;
+            INFO("text of " << len << " bytes of " << int(fill));
+            REQUIRE(got.size() <= kSyslogMessageMax);
+            REQUIRE(head <= kSyslogHeadMax);
+            const bool cut = got.size() >= kNetlogCutMark.size() &&
+                             got.substr(got.size() - kNetlogCutMark.size()) == kNetlogCutMark;
+            REQUIRE(cut == (head + escaped > kSyslogMessageMax));
+            if (!cut) REQUIRE(got.size() == head + escaped);
+            if (cut && fill == 'a') REQUIRE(got.size() == kSyslogMessageMax);
+        }
+}
+
 TEST_CASE("netlog format: spdlog levels map to syslog severities", "[netlog]") {
     CHECK(syslog_severity(0) == 7);  // trace -> debug
     CHECK(syslog_severity(1) == 7);
@@ -368,6 +448,14 @@ TEST_CASE("netlog config: every key, and the channel's own TX queue in the plan"
     CHECK(cfg.netlog.dst_ip.to_string() == "10.9.0.2");
     CHECK(cfg.netlog.dst_mac.to_string() == "02:00:00:00:09:02");
     CHECK(cfg.netlog.format == NetlogFormat::plain);
+    CHECK(cfg.netlog.facility == SyslogFacility::daemon);  // the default
+    std::string syslog_text = kNetlogConfig;
+    syslog_text.replace(syslog_text.find("format = \"plain\""), 16,
+                        "format = \"rfc5424\"\nfacility = \"local3\"");
+    const auto syslog_cfg = parse_config(syslog_text, "netlog.toml");
+    REQUIRE(std::holds_alternative<Config>(syslog_cfg));
+    CHECK(std::get<Config>(syslog_cfg).netlog.format == NetlogFormat::rfc5424);
+    CHECK(std::get<Config>(syslog_cfg).netlog.facility == SyslogFacility::local3);
     CHECK(cfg.netlog.level == "debug");
     CHECK(cfg.netlog.reserve == 256);
     CHECK(cfg.netlog.prefill == 32);
@@ -429,7 +517,13 @@ TEST_CASE("netlog config: errors name the key", "[netlog][config]") {
     CHECK(error_of(with("level = \"debug\"", "level = \"off\"")) ==
           "22:9 netlog.level: level \"off\" sends nothing; set enabled = false instead");
     CHECK(error_of(with("format = \"plain\"", "format = \"json\"")) ==
-          "23:10 netlog.format: unknown format 'json' (expected \"extended\" or \"plain\")");
+          "23:10 netlog.format: unknown format 'json' (expected \"extended\", \"plain\" or "
+          "\"rfc5424\")");
+    CHECK(error_of(with("format = \"plain\"", "format = \"rfc5424\"\nfacility = \"local8\"")) ==
+          "24:12 netlog.facility: unknown facility 'local8' (expected \"kern\", \"user\", "
+          "\"mail\", \"daemon\", \"auth\", \"syslog\", \"lpr\", \"news\", \"uucp\", \"cron\", "
+          "\"authpriv\", \"ftp\", \"local0\", \"local1\", \"local2\", \"local3\", \"local4\", "
+          "\"local5\", \"local6\" or \"local7\")");
     CHECK(error_of(with("level = \"debug\"", "level = \"loud\"")) ==
           "22:9 netlog.level: unknown level 'loud' (expected trace, debug, info, warn, error, "
           "critical or off)");

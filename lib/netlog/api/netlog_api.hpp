@@ -40,7 +40,8 @@ inline constexpr Field kLogFields[] = {
 
 inline constexpr Field kLogTestFields[] = {
     {"result", Unit::none, Kind::info, "logged"},
-    {"bytes", Unit::bytes, Kind::info, "the length of the warning logged"},
+    {"bytes", Unit::bytes, Kind::info, "the length of each warning logged"},
+    {"count", Unit::none, Kind::info, "the warnings logged, one after the other"},
     {"channel", Unit::none, Kind::info, "on or off: whether the log channel sends it"},
 };
 
@@ -59,6 +60,9 @@ static_assert(kLogRecord.group("drops").size() == kNetlogDropCount);
 // (kNetlogRecordMax), so that the cut of a record too long for netconsole
 // can be checked end to end.
 inline constexpr size_t kMaxTestRecord = 16 * 1024;
+// The most test records one request logs: the log channel's default burst
+// (rate_burst), so a receiver can be checked at the rate the channel is sized for.
+inline constexpr size_t kMaxTestRecords = 200;
 
 namespace endpoints {
 
@@ -74,19 +78,20 @@ inline constexpr Endpoint kLog{
 inline constexpr Endpoint kLogTest{
     .path = "/pmdfwd/log_test",
     .help =
-        "Log one warning of the given length (0-16384) to check the log channel end to end. "
-        "Parameters: int bytes",
+        "Log 1-200 warnings of a length (0-16384) to check the log channel end to end. "
+        "Parameters: int bytes[,int count]",
     .shape = Shape::record,
     .schema = &kLogTestRecord,
-    .parameter = "bytes (0-16384)",
+    .parameter = "bytes (0-16384)[,count (1-200, default 1)]",
     .returns =
-        "`result` (`\"logged\"`), `bytes`, `channel` (`\"on\"`/`\"off\"`). Logs one "
-        "warning of that many characters (\"netlog test record of N bytes: 0 1 2 ...\"), "
-        "so the log channel can be checked end to end, fragments included: `printf "
+        "`result` (`\"logged\"`), `bytes`, `count`, `channel` (`\"on\"`/`\"off\"`). Logs "
+        "`count` warnings of that many characters (\"netlog test record of N bytes: 0 1 2 "
+        "...\"), so the log channel can be checked end to end, fragments included: `printf "
         "'/pmdfwd/log_test,2500\\n' \\| dpdk-telemetry.py -f PREFIX`. The channel cuts a "
-        "record past 8191 bytes, head included (about 8150 bytes of text), marks it "
-        "`...[truncated]` and counts it in `truncated`; the console and the log file keep "
-        "it whole. At most 5 a second and 4096 bytes of them a second, 32768 at once"};
+        "record past 8191 bytes, head included (about 8150 bytes of text; rfc5424: 1000 "
+        "bytes), marks it `...[truncated]` and counts it in `truncated`; the console and the "
+        "log file keep it whole. At most 5 records a second (200 at once) and 4096 bytes of "
+        "them a second (32768 at once)"};
 
 inline constexpr const Endpoint* kNetlogEndpoints[] = {&kLog, &kLogTest};
 
