@@ -211,11 +211,8 @@ EscapedLength escape_text(std::string_view text, char* out, size_t cap, NetlogFo
 
 size_t netlog_text_room(const NetlogRecord& rec, NetlogFormat fmt, const SyslogOrigin* origin) {
     if (fmt == NetlogFormat::plain) return kNetlogRecordMax;
-    if (fmt == NetlogFormat::rfc5424) {
-        char head[kSyslogHeadMax];
-        return kSyslogMessageMax + 1 -
-               format_syslog_header(rec, origin ? *origin : SyslogOrigin{}, head, sizeof(head));
-    }
+    if (fmt == NetlogFormat::rfc5424)
+        return kSyslogMessageMax + 1 - syslog_header_length(rec, origin ? *origin : SyslogOrigin{});
     // The head as format_ext_header writes it: "<level>,<seq>,<ts>,<flag>", then ';'.
     const size_t head = decimal_digits(rec.level) + 1 + decimal_digits(rec.seq) + 1 +
                         decimal_digits(rec.timestamp_us) + 2 + 1;
@@ -327,6 +324,20 @@ size_t format_rfc3339_utc(uint64_t timestamp_us, char* out, size_t cap) {
     put_fixed(timestamp_us % 1000000, 6, out + 20);
     out[26] = 'Z';
     return kLen;
+}
+
+size_t syslog_header_length(const NetlogRecord& rec, const SyslogOrigin& origin) {
+    const std::string_view worker =
+        (rec.worker.empty() ? "-" : rec.worker).substr(0, kNetlogWorkerMax);
+    size_t escapes = 0;
+    for (const char c : worker) escapes += c == '"' || c == '\\' || c == ']';
+    const size_t host = std::min(origin.hostname.size(), kSyslogHostnameMax);
+    // "<" PRI ">1 " TIME " " HOST " pmdfwd " PID (" - [" | " crash [") SD-ID
+    // " seq=\"" SEQ "\" worker=\"" WORKER "\"] "
+    return 1 + decimal_digits(uint64_t(origin.facility) * 8 + (rec.level & 7)) + 3 + 27 + 1 +
+           (host ? host : 1) + 1 + kSyslogAppName.size() + 1 + decimal_digits(origin.pid) +
+           (rec.crash ? 8 : 4) + kSyslogSdId.size() + 6 + decimal_digits(rec.seq) + 10 +
+           worker.size() + escapes + 3;
 }
 
 size_t format_syslog_header(const NetlogRecord& rec, const SyslogOrigin& origin, char* out,

@@ -123,6 +123,9 @@ size_t format_frag_field(size_t offset, size_t total, char* out, size_t cap);
 // returns the length (at most kSyslogHeadMax).
 size_t format_syslog_header(const NetlogRecord& rec, const SyslogOrigin& origin, char* out,
                             size_t cap);
+// What format_syslog_header writes, counted without writing it: the room
+// for the text is known before the channel's lock is taken.
+size_t syslog_header_length(const NetlogRecord& rec, const SyslogOrigin& origin);
 // "2026-12-04T22:22:56.123456Z" (27 bytes) for microseconds since the epoch.
 size_t format_rfc3339_utc(uint64_t timestamp_us, char* out, size_t cap);
 // "<191>1 " + time + host + app + pid + "crash " + SD with a 20-digit seq

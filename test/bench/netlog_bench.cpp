@@ -5,7 +5,9 @@
 // which refills), or with --refill-cpu on a thread of its own on another cpu
 // (a record of a worker, while the main lcore refills), every --refill-us
 // (1000; 0: before every record). --dirty-kb K writes K KB between records,
-// as a worker's forwarding would between its log lines.
+// as a worker's forwarding would between its log lines. --format rfc5424
+// times the syslog form (its header: a UTC timestamp, hostname, pid and
+// structured data) instead of netconsole's extended one.
 // Two windows per record, both printed:
 //   send   a datagram's send as the channel times it (its histogram): take a
 //          buffer, copy the head and text, fix lengths and checksum, hand it
@@ -43,6 +45,7 @@ struct Options {
     int refill_cpu = -1;        // -1: the sender refills between its sends
     unsigned refill_us = 1000;  // how often; 0: before every record (sender only)
     unsigned dirty_kb = 0;      // written between records: the sender's caches after other work
+    NetlogFormat format = NetlogFormat::extended;
 };
 
 struct Mode {
@@ -78,6 +81,7 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
     s.config.dst_mac = *MacAddr::parse("02:00:00:00:00:02");
     s.config.rate_limit = 0;
     s.config.send_path = m.path;
+    s.config.format = o.format;
     s.port_id = port;
     s.queue = uint16_t(m.path == NetlogSendPath::pool_first ? 0 : 1);
     s.reserve = reserve;
@@ -96,7 +100,11 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
     widest.seq = 1000000 + o.records;
     widest.timestamp_us = 86400000000 + uint64_t(o.records) * o.gap_us;
     widest.text = text;
-    if (for_each_datagram(widest, NetlogFormat::extended, [](auto&&...) {}) != 1) {
+    widest.worker = "3";
+    const std::string host(kSyslogHostnameMax, 'h');
+    const SyslogOrigin longest_host{SyslogFacility::daemon, host, 4194304};
+    if (for_each_datagram(
+            widest, o.format, [](auto&&...) {}, &longest_host) != 1) {
         std::fprintf(stderr, "netlog_bench: a record takes more than one datagram\n");
         std::exit(2);
     }
@@ -128,6 +136,7 @@ void run_round(Mode& m, uint16_t port, rte_mempool* reserve, const Options& o) {
         r.seq = 1000000 + i;
         r.level = 4;
         r.timestamp_us = 86400000000 + uint64_t(i) * o.gap_us;
+        r.worker = "3";
         r.text = text;
         // The send's own time is exact in the histogram's sum: one datagram.
         const uint64_t timed_before = channel.latency().sum;
@@ -191,12 +200,17 @@ int main(int argc, char** argv) {
             o.refill_us = unsigned(std::atoi(argv[++i]));
         else if (a == "--dirty-kb" && i + 1 < argc)
             o.dirty_kb = unsigned(std::atoi(argv[++i]));
+        else if (a == "--format" && i + 1 < argc && std::string(argv[i + 1]) == "rfc5424" && ++i)
+            o.format = NetlogFormat::rfc5424;
+        else if (a == "--format" && i + 1 < argc && std::string(argv[i + 1]) == "extended" && ++i)
+            o.format = NetlogFormat::extended;
         else if (a == "--") {
             for (++i; i < argc; ++i) eal_args.push_back(argv[i]);
         } else {
             std::fprintf(stderr,
                          "usage: netlog_bench [--records N] [--rounds R] [--gap-us U] "
-                         "[--refill-cpu C] [--refill-us U] [--dirty-kb K] -- EAL args\n");
+                         "[--refill-cpu C] [--refill-us U] [--dirty-kb K] "
+                         "[--format extended|rfc5424] -- EAL args\n");
             return 2;
         }
     }
@@ -228,6 +242,7 @@ int main(int argc, char** argv) {
         std::printf("refill: a thread of its own on cpu %d, every %u us\n", o.refill_cpu,
                     o.refill_us);
     if (o.dirty_kb) std::printf("between records: %u KB written\n", o.dirty_kb);
+    std::printf("format: %s\n", o.format == NetlogFormat::rfc5424 ? "rfc5424" : "extended");
     for (unsigned r = 0; r < o.rounds; ++r)
         for (auto& m : modes) run_round(m, port, reserve, o);  // A B A B
     for (const auto& m : modes) report(m);

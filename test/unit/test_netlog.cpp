@@ -285,6 +285,26 @@ TEST_CASE("netlog format: rfc5424 is one RFC 5424 message per datagram", "[netlo
           "[pmdfwd@32473 seq=\"42\" worker=\"a\\\"b\\]c\\\\?\"] caf\xc3\xa9\\x09x");
 }
 
+TEST_CASE("netlog format: the rfc5424 header's length is counted as it is written", "[netlog]") {
+    char head[kSyslogHeadMax];
+    const std::string long_host(80, 'x');  // past kSyslogHostnameMax: cut
+    for (const std::string_view host :
+         {std::string_view(), std::string_view("h"), std::string_view("edge1.example.org"),
+          std::string_view(long_host)})
+        for (const std::string_view worker : {"", "0", "main", "a\"b]c\\", "pmdfwd-telemetry-x"})
+            for (const uint64_t seq : {uint64_t(0), uint64_t(9), uint64_t(10), UINT64_MAX})
+                for (const bool crash : {false, true})
+                    for (const uint8_t level : {uint8_t(0), uint8_t(7)}) {
+                        NetlogRecord r = rec("x", seq, level);
+                        r.worker = worker;
+                        r.crash = crash;
+                        const SyslogOrigin o{SyslogFacility::local7, host, 4294967295u};
+                        INFO("host " << host.size() << ", worker " << worker << ", seq " << seq);
+                        CHECK(syslog_header_length(r, o) ==
+                              format_syslog_header(r, o, head, sizeof(head)));
+                    }
+}
+
 TEST_CASE("netlog format: rfc5424 timestamps are RFC 3339 in UTC, to the microsecond", "[netlog]") {
     CHECK(rfc3339(0) == "1970-01-01T00:00:00.000000Z");
     CHECK(rfc3339(1796422976000001ull) == "2026-12-04T22:22:56.000001Z");
@@ -295,7 +315,8 @@ TEST_CASE("netlog format: rfc5424 timestamps are RFC 3339 in UTC, to the microse
 
 TEST_CASE("netlog format: an rfc5424 record longer than one datagram is cut and marked",
           "[netlog]") {
-    const SyslogOrigin origin{SyslogFacility::daemon, std::string(64, 'h'), 4294967295u};
+    const std::string host(kSyslogHostnameMax, 'h');  // the longest, with the longest pid
+    const SyslogOrigin origin{SyslogFacility::daemon, host, 4294967295u};
     NetlogRecord r = rec("");
     r.seq = UINT64_MAX;
     r.worker = "pmdfwd-telemetr";
