@@ -425,8 +425,10 @@ const Command kCommands[] = {
      .asks = {&ep::kLogTest},
      .fetch =
          [](TelemetryClient* c, const CommandArgs& a) {
-             return need(c->query(ep::kLogTest,
-                                  std::to_string(a.bytes) + "," + std::to_string(a.log_count)));
+             // A single record asks as before the count existed.
+             std::string params = std::to_string(a.bytes);
+             if (a.log_count != 1) params += "," + std::to_string(a.log_count);
+             return need(c->query(ep::kLogTest, params));
          },
      .render = log_test_text,
      .options =

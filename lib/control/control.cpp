@@ -86,6 +86,15 @@ int cmd_log_test(ControlTarget& t, std::string_view params, Reply& reply) {
     if (comma != std::string_view::npos &&
         (!parse_index(params.substr(comma + 1), kMaxTestRecords + 1, count) || count == 0))
         return -EINVAL;
+    // More than the byte budget holds at once would never pass: refused as
+    // such, before it takes any token.
+    if (std::max<size_t>(bytes, 1) * count > kLogTestBytesBurst) {
+        static const std::string kTooMuch = "count x bytes is more than the " +
+                                            std::to_string(kLogTestBytesBurst) +
+                                            " bytes of test records allowed at once";
+        reply.error(kTooMuch);
+        return 0;
+    }
     // Under the control lock, both.
     static TokenBucket records(kLogTestsPerSecond, kLogTestBurst);
     static TokenBucket bytes_budget(kLogTestBytesPerSecond, kLogTestBytesBurst);

@@ -5,12 +5,12 @@
 
 #include <dlfcn.h>
 #include <execinfo.h>
-#include <pthread.h>
 #include <rte_pause.h>
 #include <signal.h>
 #include <spdlog/sinks/sink.h>
 #include <spdlog/spdlog.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,11 +51,13 @@ void set_worker_label(std::string_view name) {
 
 std::string_view this_thread_worker() {
     if (!t_worker.known) {
+        // prctl, not pthread_getname_np: this may run in the crash handler,
+        // and a system call is async-signal-safe where a libc wrapper is not.
         char name[16] = {};
         if (gettid() == getpid())
             set_worker_label("main");
-        else if (pthread_getname_np(pthread_self(), name, sizeof(name)) == 0 && name[0] != '\0')
-            set_worker_label(name);
+        else if (prctl(PR_GET_NAME, name) == 0 && name[0] != '\0')
+            set_worker_label(std::string_view(name, strnlen(name, sizeof(name))));
         else
             set_worker_label("-");
     }

@@ -25,7 +25,7 @@ class RecentRecords {
         s.timestamp_us = r.timestamp_us;
         s.worker_len =
             uint8_t(r.worker.size() < kNetlogWorkerMax ? r.worker.size() : kNetlogWorkerMax);
-        std::memcpy(s.worker, r.worker.data(), s.worker_len);
+        if (s.worker_len != 0) std::memcpy(s.worker, r.worker.data(), s.worker_len);
         s.len = uint16_t(r.text.size() < kTextMax ? r.text.size() : kTextMax);
         std::memcpy(s.text, r.text.data(), s.len);
         s.stamp.store(r.seq * 2 + 2, std::memory_order_release);

@@ -100,6 +100,10 @@ check "log_test: $logged of 40 logged in $elapsed_ms ms, the rest refused ($limi
   test $((logged + limited)) -eq 40
 check "log_test: at most 32 KB + 4 KB/s of test records ($logged of 16 KB)" \
   test $((logged * 16384)) -le $((32768 + 4096 * (elapsed_ms / 1000 + 1)))
+# A burst that could never fit the byte budget is refused as such.
+out=$(printf '/pmdfwd/log_test,16384,3\n' | dpdk-telemetry.py -f "$PREFIX" 2>&1)
+check "log_test: 3 x 16 KB at once is refused, more than the budget holds" \
+  grep -q "more than the 32768 bytes of test records allowed at once" <<<"$out"
 
 # Afterwards: forwarding moves, the descriptors are back, pmdctl answers.
 rx1=$(rx_total); sleep 0.5; rx2=$(rx_total)

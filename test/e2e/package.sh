@@ -15,8 +15,14 @@
 # packaging, not the code's speed. --deb FILE tests a package built already.
 # The pristine root is made once and kept in /var/cache/pmdfwd-test; each run
 # works in an overlay on it.
+# Its mounts live in a mount namespace of its own, private: nothing mounted
+# or unmounted here reaches the host's /dev or /sys, and all of it goes
+# when the test ends, however it ends.
 # Usage: package.sh [--deb FILE]
 set -uo pipefail
+if [[ -z ${PMDFWD_PACKAGE_NS:-} ]]; then
+  PMDFWD_PACKAGE_NS=1 exec unshare --mount --propagation private "$0" "$@"
+fi
 source "$(dirname "$0")/lib.sh"
 DEB=
 while (($#)); do
@@ -32,13 +38,23 @@ ROOT=$WORK/root
 PREFIX=e2e-pkg-$(($$ % 100000))
 MOUNTED=()
 cleanup() {
-  local m
-  # Whatever still runs in the root first, then the mounts, innermost first.
+  local m pids=()
+  # Whatever still runs in the root first (and gone), then the mounts,
+  # innermost first; the files only once nothing is mounted under them.
   for m in /proc/[0-9]*/root; do
-    [[ $(readlink "$m" 2>/dev/null) == "$ROOT" ]] && kill -KILL "$(basename "$(dirname "$m")")" 2>/dev/null
+    [[ $(readlink "$m" 2>/dev/null) == "$ROOT" ]] && pids+=("$(basename "$(dirname "$m")")")
+  done
+  ((${#pids[@]})) && kill -KILL "${pids[@]}" 2>/dev/null
+  for _ in $(seq 50); do
+    ((${#pids[@]})) && kill -0 "${pids[@]}" 2>/dev/null || break
+    sleep 0.1
   done
   for ((i = ${#MOUNTED[@]} - 1; i >= 0; i--)); do umount -R "${MOUNTED[i]}" 2>/dev/null; done
-  rm -rf "$WORK"
+  if findmnt -rno TARGET | grep -qF "$WORK"; then
+    echo "package.sh: $WORK is still mounted; left in place" >&2
+  else
+    rm -rf --one-file-system "$WORK"
+  fi
 }
 trap cleanup EXIT
 in_root() { chroot "$ROOT" "$@"; }
@@ -48,13 +64,15 @@ if [[ -z $DEB ]]; then
   start=$SECONDS
   if DEB_BUILD_OPTIONS="noopt noautodbgsym" "$E2E_ROOT/scripts/package" --out "$WORK/out" \
       >"$WORK/package.log" 2>&1; then
-    DEB=$(sed -n 's/^package: //p' "$WORK/package.log")
+    DEB=$(sed -n 's/^package: \(\/.*\.deb\)$/\1/p' "$WORK/package.log")
     pass "scripts/package built $(basename "$DEB") in $((SECONDS - start)) s"
   else
     fail "scripts/package" "$(tail -5 "$WORK/package.log" | tr '\n' ' ')"
     summary; exit 1
   fi
-  check "lintian reports no error" bash -c "! grep -q '^E: ' '$WORK/package.log'"
+  lintian_line=$(grep '^package: lintian: ' "$WORK/package.log")
+  check "lintian ran and reports no error (${lintian_line#package: lintian: })" \
+    bash -c "[[ '$lintian_line' =~ ^package:\ lintian:\ 0\ errors, ]]"
 fi
 VERSION=$(dpkg-deb -f "$DEB" Version)
 check "it is pmdfwd_${VERSION}_amd64.deb" test "$(basename "$DEB")" = "pmdfwd_${VERSION}_amd64.deb"
@@ -90,8 +108,8 @@ else
   cp -a "$CACHE/." "$ROOT/"  # no overlayfs here: a copy
 fi
 mount -t proc proc "$ROOT/proc" && MOUNTED+=("$ROOT/proc")
-mount --rbind /sys "$ROOT/sys" && MOUNTED+=("$ROOT/sys")
-mount --rbind /dev "$ROOT/dev" && MOUNTED+=("$ROOT/dev")
+mount --rbind /sys "$ROOT/sys" && MOUNTED+=("$ROOT/sys") && mount --make-rslave "$ROOT/sys"
+mount --rbind /dev "$ROOT/dev" && MOUNTED+=("$ROOT/dev") && mount --make-rslave "$ROOT/dev"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 cp "$DEB" "$ROOT/tmp/"
 # What the root holds before: after the purge, every new file must belong
@@ -122,8 +140,8 @@ check "pmdgen --help runs" bash -c "chroot '$ROOT' pmdgen --help | grep -q 'Usag
 check "pmdfwd --version is $VERSION" bash -c "chroot '$ROOT' pmdfwd --version | grep -qF '$VERSION'"
 check "the unit is installed" test -f "$ROOT/lib/systemd/system/pmdfwd.service"
 check "and not enabled" bash -c "! ls '$ROOT'/etc/systemd/system/*/pmdfwd.service 2>/dev/null | grep -q ."
-check "the log directory is there for the example config (root:adm 0750)" \
-  test "$(stat -c '%U:%G %a' "$ROOT/var/log/pmdfwd" 2>/dev/null)" = "root:adm 750"
+check "the log directory is there for the example config (root:root 0755, as LogsDirectory= makes it)" \
+  test "$(stat -c '%U:%G %a' "$ROOT/var/log/pmdfwd" 2>/dev/null)" = "root:root 755"
 
 # pmdfwd runs from the package alone: net_null, the vdev bus and the ring
 # mempool are plugins that only the package's dependencies bring.
@@ -135,7 +153,9 @@ for _ in $(seq 300); do grep -q "running:" "$WORK/pmdfwd.log" && break; kill -0 
 rx=$(in_root pmdctl -f "$PREFIX" --json stats 2>/dev/null |
   /usr/bin/python3 -c 'import json, sys; print(json.load(sys.stdin)["rx_pkts"])' 2>/dev/null)
 check "pmdfwd forwards in the root (rx_pkts ${rx:-none})" test "${rx:-0}" -gt 0
-in_root pmdctl -f "$PREFIX" shutdown >/dev/null 2>&1
+timeout 20 chroot "$ROOT" pmdctl -f "$PREFIX" shutdown >/dev/null 2>&1
+for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -KILL "$pid" 2>/dev/null  # not stopped within 30 s: the check below fails
 rc=0
 wait "$pid" || rc=$?
 check "it stops (exit $rc) with every pool full" \

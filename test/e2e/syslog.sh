@@ -61,15 +61,18 @@ EOF
   RECEIVER_PID=$!
 }
 start_syslog_ng() {
-  local root=$SYSLOG_DIR/syslog-ng-core
+  local root=$SYSLOG_DIR/syslog-ng-core modules
+  # The version the archive had when scripts/setup unpacked it (3.38 in Debian 12).
+  modules=$(ls -d "$root"/usr/lib/syslog-ng/[0-9]*/ | head -1)
+  modules=${modules%/}
   cat >"$WORK/syslog-ng.conf" <<EOF
-@version: 3.38
+@version: ${modules##*/}
 options { keep-hostname(yes); frac-digits(6); stats-freq(0); };
 source s_pmdfwd {
   syslog(ip("$DST") port($PORT) transport("udp") so-rcvbuf(4194304) flags(store-raw-message));
 };
 destination d_json {
-  file("$WORK/received.jsonl" template("\$(format-json version=1 raw=\${RAWMSG} msg=\${MESSAGE}
+  file("$WORK/received.jsonl" template("\$(format-json raw=\${RAWMSG} msg=\${MESSAGE}
     host=\${HOST} facility=int(\${FACILITY_NUM}) severity=int(\${LEVEL_NUM}) time=\${ISODATE}
     received=\${R_ISODATE} app=\${PROGRAM} pid=\${PID} msgid=\${MSGID}
     seq=\${.SDATA.pmdfwd@32473.seq} worker=\${.SDATA.pmdfwd@32473.worker})\\n"));
@@ -78,7 +81,7 @@ log { source(s_pmdfwd); destination(d_json); };
 EOF
   ip netns exec "$NS_L" env LD_LIBRARY_PATH="$root/usr/lib/syslog-ng" \
     "$root/usr/sbin/syslog-ng" -F -f "$WORK/syslog-ng.conf" \
-    --module-path="$root/usr/lib/syslog-ng/3.38" -p "$WORK/syslog-ng.pid" \
+    --module-path="$modules" -p "$WORK/syslog-ng.pid" \
     -c "$WORK/syslog-ng.ctl" -R "$WORK/syslog-ng.persist" --no-caps >"$WORK/receiver.log" 2>&1 &
   RECEIVER_PID=$!
 }

@@ -54,7 +54,8 @@ def main() -> int:
         bad[reason] = bad.get(reason, 0) + 1
 
     for m in messages:
-        if m.get("version") not in (None, "1"):
+        # The version as sent, from the raw message, not as a receiver names it.
+        if not re.match(r"^<\d{1,3}>1 ", m.get("raw", "")):
             wrong("version")
         if m["app"] != "pmdfwd":
             wrong("app")

@@ -20,7 +20,8 @@ inline constexpr Field kLogFields[] = {
     {"dst", Unit::none, Kind::info, "the receiver's IPv4 address and UDP port"},
     {"dst_mac", Unit::none, Kind::info, "the next hop's MAC"},
     {"format", Unit::none, Kind::info,
-     "extended (netconsole's extended format, gap-free sequence numbers) or plain"},
+     "extended (netconsole's extended format, gap-free sequence numbers), plain, or rfc5424 "
+     "(syslog)"},
     {"level", Unit::none, Kind::info, "the lowest level sent"},
     {"send_path", Unit::none, Kind::info,
      "pool-first (take a pre-filled buffer, allocate only when none is left) or alloc-first"},
