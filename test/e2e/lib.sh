@@ -30,6 +30,17 @@ summary() {
 # json_get JSON PYTHON-EXPR: evaluates an expression over parsed JSON `d`.
 json_get() { /usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
+# crash_pmdfwd: SIGSEGV to the pmdfwd of start_pmdfwd (its real pid: a
+# wrapper such as GNU timeout would not pass the signal on); checks that it
+# dies of it, as it does with its crash handler.
+crash_pmdfwd() {
+  local rc=0
+  kill -SEGV "$PMDFWD_PID"
+  wait "$PMDFWD_PID" || rc=$?
+  PMDFWD_PID=
+  check "pmdfwd died of SIGSEGV (exit $rc)" test "$rc" -eq 139
+}
+
 E2E_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # l3_tap_port NAME IFACE ADDR4/LEN ADDR6/LEN [LINE...]: a [[port]] table of a

@@ -132,11 +132,7 @@ check "channel counters: a latency histogram" \
 
 # A crash: the handler sends the last records and a backtrace, then the
 # process dies of the same signal.
-kill -SEGV "$PMDFWD_PID"
-rc=0
-wait "$PMDFWD_PID" || rc=$?
-PMDFWD_PID=
-check "pmdfwd died of SIGSEGV (exit $rc)" test "$rc" -eq 139
+crash_pmdfwd
 wait_received '^pmdfwd: end of crash report'
 out=$(received 'fatal signal 11 \(SIGSEGV\)')
 check "the crash report's first line arrived, at level 0" \

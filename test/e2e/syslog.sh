@@ -173,11 +173,7 @@ check "channel counters: no more records received than sent" \
 # A crash: the report arrives whole, every record of it marked "crash".
 # Two more stats lines first, so the replay has some behind the storm's.
 wait_received '^stats: ' "$(($(received '^stats: ' | field matching) + 2))"
-kill -SEGV "$PMDFWD_PID"
-rc=0
-wait "$PMDFWD_PID" || rc=$?
-PMDFWD_PID=
-check "pmdfwd died of SIGSEGV (exit $rc)" test "$rc" -eq 139
+crash_pmdfwd
 wait_received '^pmdfwd: end of crash report'
 out=$(received 'fatal signal 11 \(SIGSEGV\)')
 check "the crash report's first line arrived, at emerg (0), MSGID crash" \
