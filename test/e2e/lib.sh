@@ -30,6 +30,21 @@ summary() {
 # json_get JSON PYTHON-EXPR: evaluates an expression over parsed JSON `d`.
 json_get() { /usr/bin/python3 -c "import json,sys; d=json.loads(sys.argv[1]); print($2)" "$1"; }
 
+# The log channel's tests (netlog.sh, syslog.sh), which define received
+# PATTERN (their checker's KEY=VALUE lines for the records matching it):
+# telemetry REQUEST answers one request of the pmdfwd on $PREFIX; field KEY
+# reads a value of received's output; wait_received PATTERN [COUNT] waits
+# until COUNT (1) records match, at most 30 s, for a loaded host.
+telemetry() { printf '%s\n' "$1" | dpdk-telemetry.py -f "$PREFIX" 2>/dev/null | grep -F "\"${1%%,*}\""; }
+field() { sed -n "s/^$1=//p"; }
+wait_received() {
+  for _ in $(seq 150); do
+    [[ $(received "$1" | field matching) -ge ${2:-1} ]] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
 # crash_pmdfwd: SIGSEGV to the pmdfwd of start_pmdfwd (its real pid: a
 # wrapper such as GNU timeout would not pass the signal on); checks that it
 # dies of it, as it does with its crash handler.

@@ -12,11 +12,8 @@ set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 tap_rig nl e2en "${1:-}"
 MAC_L=02:00:00:e3:00:01
-TELEMETRY=$(command -v dpdk-telemetry.py)
 
-telemetry() { printf '%s\n' "$1" | "$TELEMETRY" -f "$PREFIX" 2>/dev/null | grep -F "\"${1%%,*}\""; }
 received() { /usr/bin/python3 "$E2E_ROOT/test/e2e/netlog_check.py" "$WORK/received.jsonl" "$@"; }
-field() { sed -n "s/^$1=//p"; }
 
 demo_config "$WORK/cfg.toml" "$PREFIX" "$IF_L" "$IF_R" \
   -e "s/^stats_log_interval_s = .*/stats_log_interval_s = 1/" \
@@ -56,15 +53,6 @@ if ip netns exec "$NS_L" ping -c 10 -i 0.1 -W 2 10.233.0.2 >"$WORK/ping.txt" 2>&
 else
   fail "ping crosses pmdfwd with the channel's queue on the tap port" "$(tail -2 "$WORK/ping.txt" | tr '\n' ' ')"
 fi
-# wait_received PATTERN [COUNT]: until COUNT (1) reassembled records match;
-# at most 30 s, for a loaded host.
-wait_received() {
-  for _ in $(seq 150); do
-    [[ $(received "$1" | field matching) -ge ${2:-1} ]] && return 0
-    sleep 0.2
-  done
-  return 1
-}
 wait_received '^stats: ' 2  # a stats line a second
 telemetry "/pmdfwd/log_test,2500" >"$WORK/log_test.json"
 check "log_test answers" grep -q '"logged"' "$WORK/log_test.json"

@@ -23,22 +23,11 @@ MAC_L=02:00:00:e9:00:01
 DST=10.97.0.1
 PORT=5514
 HOST=$(hostname)
-TELEMETRY=$(command -v dpdk-telemetry.py)
 RECEIVER_PID=
 
-telemetry() { printf '%s\n' "$1" | "$TELEMETRY" -f "$PREFIX" 2>/dev/null | grep -F "\"${1%%,*}\""; }
-field() { sed -n "s/^$1=//p"; }
 received() {
   /usr/bin/python3 "$E2E_ROOT/test/e2e/syslog_check.py" "$WORK/received.jsonl" "$HOST" \
     "$PMDFWD_SEEN_PID" "$@"
-}
-# wait_received PATTERN [COUNT]: until COUNT (1) messages match; at most 30 s.
-wait_received() {
-  for _ in $(seq 150); do
-    [[ $(received "$1" | field matching) -ge ${2:-1} ]] && return 0
-    sleep 0.2
-  done
-  return 1
 }
 
 # The daemon, in the left namespace, writing every message it parses as one
