@@ -19,6 +19,10 @@ telemetry_socket() { echo "/var/run/dpdk/$1/dpdk_telemetry.v2"; }
 # is running.
 start_pmdfwd() {
   local bin=$1 config=$2 prefix=$3 log=$4
+  # Emptied here, not by the redirection alone: the background job opens
+  # the file when it gets the CPU, and until then a restart's wait below
+  # would read the previous instance's "running:".
+  : >"$log"
   "$bin" --config "$config" >"$log" 2>&1 &
   PMDFWD_PID=$!
   local deadline=$((SECONDS + 30))

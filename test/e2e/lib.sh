@@ -12,6 +12,14 @@ check() {
   if "$@"; then pass "$name"; else fail "$name" "'$*' was false"; fi
 }
 
+# same_text FILE-A FILE-B: true when the two are equal; otherwise shows how
+# they differ, so that a failure says what changed.
+same_text() {
+  cmp -s "$1" "$2" && return 0
+  diff -u "$1" "$2" | head -40 >&2
+  return 1
+}
+
 # summary: the closing line; after a failure, first the end of every log in
 # $WORK (pmdfwd's own among them), which the test's cleanup then deletes.
 summary() {

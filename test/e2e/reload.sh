@@ -164,7 +164,7 @@ ctl reload >"$WORK/refused.txt" 2>&1; rc=$?
 check "a reload that touches the pools is refused (exit $rc), the key named" bash -c \
   "test $rc -ne 0 && grep -q '^refused: 1 of 1 changes need a restart' $WORK/refused.txt && grep -q '^restart pool.mbufs: 8192 -> 16384' $WORK/refused.txt"
 ctl show config >"$WORK/show3.toml" 2>&1
-check "and changes nothing" cmp -s "$WORK/show2.toml" "$WORK/show3.toml"
+check "and changes nothing" same_text "$WORK/show2.toml" "$WORK/show3.toml"
 sed -i 's/^mtu = .*//; 0,/^devargs = /s/^\(devargs = .*\)$/\1\nmtu = 1400/' "$WORK/cfg.toml"
 sed -i '/^\[pool\]$/d; /^mbufs = 16384$/d' "$WORK/cfg.toml"
 ctl reload >"$WORK/refused-port.txt" 2>&1; rc=$?
@@ -176,7 +176,7 @@ ctl reload >"$WORK/broken.txt" 2>&1; rc=$?
 check "a broken file is refused (exit $rc) with file:line:column" bash -c \
   "test $rc -ne 0 && grep -q '^error: $WORK/cfg.toml:$((line - 1)):[0-9]*' $WORK/broken.txt"
 ctl show config >"$WORK/show4.toml" 2>&1
-check "and changes nothing either" cmp -s "$WORK/show2.toml" "$WORK/show4.toml"
+check "and changes nothing either" same_text "$WORK/show2.toml" "$WORK/show4.toml"
 
 ctl config save "$WORK/saved2.toml" >/dev/null 2>&1
 check "config save keeps the route added at run time" grep -q "prefix = '10.95.0.0/24'" "$WORK/saved2.toml"
@@ -187,6 +187,6 @@ if ! start_pmdfwd "$PMDFWD" "$WORK/saved2.toml" "$PREFIX" "$WORK/pmdfwd.log"; th
 fi
 ctl show config >"$WORK/show5.toml" 2>&1
 check "restarted on the saved file, its running config is the one saved" \
-  cmp -s "$WORK/show2.toml" "$WORK/show5.toml"
+  same_text "$WORK/show2.toml" "$WORK/show5.toml"
 finish_pmdfwd
 summary
