@@ -88,7 +88,8 @@ class Bench:
         sys.stderr.write(bench_report.machine_info(opts, art, started))
         sys.stderr.flush()
         outputs = bench_programs.Outputs(paths)
-        bench_programs.run_once_only(paths, opts, outputs, self.hugepages, self.measurer.wait_idle)
+        bench_programs.run_once_only(paths, opts, outputs, self.hugepages, self.measurer.wait_idle,
+                                     art, self.peers)
         for name in opts.setup_list:
             setup = SetUp(name, art.pcap)
             if setup.huge:

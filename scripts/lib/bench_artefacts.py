@@ -158,7 +158,8 @@ def write_route_tables(paths: common.Paths, art: Artefacts):
 
 
 def wants_router(opts) -> bool:
-    return any(c.startswith("l3") or c == "base-l3" for c in opts.comparison_list)
+    return any(c.startswith("l3") or c in ("base-l3", "instructions")
+               for c in opts.comparison_list)
 
 
 def prepare(paths: common.Paths, opts) -> Artefacts:
@@ -166,7 +167,8 @@ def prepare(paths: common.Paths, opts) -> Artefacts:
     prepare_bench_dir(paths)
     build_pmdfwd(paths, art, opts)
     build_l2fwd(art)
-    if any(s.startswith("pcap") for s in opts.setup_list):
+    if (any(s.startswith("pcap") for s in opts.setup_list)
+            or "instructions" in opts.comparison_list):
         make_capture(paths, art.pcap, opts.flows)
     # Router mode: l3fwd, two captures whose flows each hit a route of their
     # own, and the route tables (pmdfwd's config fragments, l3fwd's rule files).

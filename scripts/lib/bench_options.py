@@ -31,7 +31,8 @@ options:
   --warmup S         seconds of traffic before the window opens (default {warmup})
   --setups LIST      set-ups to run (default {setups})
   --comparisons LIST patch,patch-nolen,l2,handoff,netlog,latency,color,poll,capture,
-                     metrics,l3,l3-v6,l3-routes,fib,exception,full-table (default {comparisons})
+                     metrics,l3,l3-v6,l3-routes,fib,exception,full-table,
+                     handoff-steps,instructions (default {comparisons})
                      patch-nolen: pmdfwd patch with [forward] read_lengths =
                      false (no frame read: no byte counts, no oversize test,
                      testpmd io's own work) against testpmd io. Target >= 1.0x.
@@ -70,6 +71,17 @@ options:
                      rate B/A, drops), a forced overrun's re-read, and pmdctl
                      route load (scripts/lib/bench_full_table.sh; runs once).
                      Targets: lag <= 10 s, B/A >= 0.95, no drop.
+                     instructions: every program of the pcap set-up once
+                     under callgrind (pmdfwd patch, l2, l3 IPv4 and IPv6;
+                     testpmd io, l2fwd, l3fwd IPv4 and IPv6), 2,000,000
+                     packets or more each: instructions a packet in all, in
+                     the two drivers (measured: the calls into net_pcap and
+                     net_null with all they call) and the program's own, and
+                     pmdfwd's own over its peer's (scripts/lib/
+                     bench_callgrind.py; runs once, not per set-up; set-ups
+                     and --pairs do not apply). Targets, own instructions:
+                     l3 IPv4 <= l3fwd's, l3 IPv6 <= l3 IPv4 + 10, l2 <= 0.8 x
+                     l2fwd's, patch <= 10.
                      handoff-steps: a handoff's cost step by step, and each
                      pool's return path with no forwarding around it
                      (build/test/handoff_bench: lcore A on cpu {main_cpu} hands
@@ -154,7 +166,7 @@ SETUP_NAMES = ("null", "null-huge", "pcap", "pcap-huge")
 COMPARISON_NAMES = ("patch", "patch-nolen", "l2", "handoff", "netlog", "latency", "color", "poll",
                     "capture", "metrics", "l3", "l3-v6", "l3-routes", "fib", "exception",
                     "full-table",
-                    "handoff-steps",
+                    "handoff-steps", "instructions",
                     "base-patch", "base-l2", "base-l3")
 # Options with a value: option -> attribute.
 VALUED = {"--pairs": "pairs", "--window": "window", "--warmup": "warmup", "--setups": "setups",

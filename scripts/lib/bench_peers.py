@@ -78,6 +78,9 @@ class Peers:
         self.dumpcap = None
         self.scraper = None
         self.run_seq = 0
+        # What each command starts under (valgrind, for the instructions
+        # comparison); empty: the program itself.
+        self.wrap = []
 
     def cfg_path(self, setup: SetUp, peer: str) -> str:
         return f"{self.paths.cfg}/{setup.name}-{peer}.toml"
@@ -87,7 +90,8 @@ class Peers:
         peer, which the measurement reports as none taken."""
         with open(logf, "wb") as out:
             try:
-                self.proc = common.spawn(cmd, stdout=out, stderr=subprocess.STDOUT)
+                self.proc = common.spawn([*self.wrap, *cmd], stdout=out,
+                                         stderr=subprocess.STDOUT)
             except OSError as e:
                 out.write(f"{common.PROG}: {cmd[0]}: {e.strerror}\n".encode())
 
@@ -233,9 +237,10 @@ class Peers:
             time.sleep(0.1)
         die(f"{peer}: dpdk-dumpcap did not attach; see {dumpcap_log}")
 
-    def stop(self) -> int:
+    def stop(self, grace_s: float = 15.0) -> int:
         """Stops the peer and what runs beside it, removes its runtime files;
-        the peer's exit status (0 when none ran)."""
+        the peer's exit status (0 when none ran). GRACE_S: how long it may
+        take to end after SIGINT."""
         if self.scraper is not None:
             common.stop_process(self.scraper, signal.SIGTERM, 15.0)
             self.scraper = None
@@ -248,9 +253,9 @@ class Peers:
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)
             try:
-                proc.wait(timeout=15)
+                proc.wait(timeout=grace_s)
             except subprocess.TimeoutExpired:
-                log(f"pid {proc.pid} ignored SIGINT for 15 s; killing it")
+                log(f"pid {proc.pid} ignored SIGINT for {grace_s:.0f} s; killing it")
                 proc.kill()
         status = common.exit_status(proc.wait())
         self.proc = None

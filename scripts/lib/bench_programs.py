@@ -1,16 +1,19 @@
 """The comparisons that are programs of their own and run once, not per
 set-up: the log channel's send latency (netlog), the router's lookup (fib),
 a handoff step by step (handoff-steps), the poll modes (poll), the
-router's exception path (exception) and a full table (full-table)."""
+router's exception path (exception), a full table (full-table) and the
+instructions a packet of every program under callgrind (instructions)."""
 import os
 import re
 
+import bench_callgrind
 import bench_common as common
 from bench_common import MAIN_CPU, WORKER_CPU, die, log
 from bench_peers import SetUp
 
 # Run once before the set-ups, not in each of them.
-ONCE_ONLY = ("netlog", "poll", "fib", "handoff-steps", "exception", "full-table")
+ONCE_ONLY = ("netlog", "poll", "fib", "handoff-steps", "exception", "full-table",
+             "instructions")
 
 
 class Outputs:
@@ -23,10 +26,11 @@ class Outputs:
         self.poll = f"{paths.out}/poll.txt"
         self.exception = f"{paths.out}/exception.txt"
         self.full_table = f"{paths.out}/full-table.txt"
+        self.instructions = f"{paths.out}/instructions.txt"
 
     def clear(self):
         for path in (self.netlog, self.fib, self.steps, self.poll, self.exception,
-                     self.full_table):
+                     self.full_table, self.instructions):
             if os.path.exists(path):
                 os.remove(path)
 
@@ -152,7 +156,7 @@ def run_full_table(paths, opts, outputs: Outputs, wait_idle):
     run_round_script(paths, opts, outputs.full_table, "full-table", r"churn medians", wait_idle)
 
 
-def run_once_only(paths, opts, outputs: Outputs, hugepages, wait_idle):
+def run_once_only(paths, opts, outputs: Outputs, hugepages, wait_idle, art, peers):
     """Those of the once-only comparisons asked for, in their fixed order."""
     comps = opts.comparison_list
     outputs.clear()
@@ -168,4 +172,5 @@ def run_once_only(paths, opts, outputs: Outputs, hugepages, wait_idle):
         run_exception(paths, opts, outputs, wait_idle)
     if "full-table" in comps:
         run_full_table(paths, opts, outputs, wait_idle)
-
+    if "instructions" in comps:
+        bench_callgrind.run_instructions(paths, art, peers, outputs.instructions, wait_idle)

@@ -102,6 +102,11 @@ def write_results(paths, opts, art, outputs, runs: str, started: str) -> int:
     full_table = read_text(outputs.full_table)
     if full_table:
         parts += ["\n", "full table (scripts/lib/bench_full_table.sh)\n", full_table]
+    instructions = read_text(outputs.instructions)
+    if instructions:
+        parts += ["\n", instructions]
+        if re.search(r"^target: .*MISS$", instructions, re.M):
+            verdict = 1
     poll = read_text(outputs.poll)
     if poll:
         parts += ["\n", poll]
