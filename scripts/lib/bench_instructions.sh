@@ -7,11 +7,13 @@
 # machine. Needs root (EAL), valgrind and python3-scapy.
 #
 #   scripts/lib/bench_instructions.sh [--build DIR] [--pmdfwd BINARY] [--packets N] [--ipv6]
-#                                     [--trace FILTER] MODE
+#                                     [--trace FILTER [--trace-count N]] MODE
 #
 # --trace: a continuous packet trace with that filter runs from as soon as
 # pmdfwd answers (a filter that matches nothing, such as 'tcp', gives the
 # cost of a trace that is on; docs/performance.md, "Packet trace").
+# --trace-count N: the trace ends itself after N packets instead, and the
+# rest of the run has it switched off again.
 #
 # MODE: patch, l2 or l3. It runs until port 1 sent N packets (default
 # 1000000), stops pmdfwd, and prints the loop's instructions (callgrind's
@@ -25,6 +27,7 @@ FAMILY=v4
 PMDFWD=
 MODE=
 TRACE=
+TRACE_RUN=(--continuous --count 16)
 while [[ $# -gt 0 ]]; do
     case $1 in
         --build) BUILD=$(cd "$2" && pwd); shift 2 ;;
@@ -32,8 +35,9 @@ while [[ $# -gt 0 ]]; do
         --packets) PACKETS=$2; shift 2 ;;
         --ipv6) FAMILY=v6; shift ;;
         --trace) TRACE=$2; shift 2 ;;
+        --trace-count) TRACE_RUN=(--count "$2"); shift 2 ;;
         patch | l2 | l3) MODE=$1; shift ;;
-        *) echo "usage: $0 [--build DIR] [--pmdfwd BINARY] [--packets N] [--ipv6] [--trace FILTER] patch|l2|l3" >&2
+        *) echo "usage: $0 [--build DIR] [--pmdfwd BINARY] [--packets N] [--ipv6] [--trace FILTER [--trace-count N]] patch|l2|l3" >&2
             exit 2 ;;
     esac
 done
@@ -103,17 +107,22 @@ except Exception:
     print(0)'
 }
 if [[ -n $TRACE ]]; then
+    traced=
     for ((i = 0; i < 600; i++)); do
-        "$PMDCTL" --file-prefix "$PREFIX" trace start --continuous --count 16 --filter "$TRACE" \
-            >/dev/null 2>&1 && break
+        "$PMDCTL" --file-prefix "$PREFIX" trace start "${TRACE_RUN[@]}" --filter "$TRACE" \
+            >/dev/null 2>&1 && { traced=1; break; }
         sleep 0.2
     done
+    [[ -n $traced ]] || { echo "$0: trace start failed; see $log" >&2; exit 1; }
 fi
 for ((i = 0; i < 600; i++)); do
     sleep 1
     kill -0 $pid 2>/dev/null || { echo "$0: pmdfwd ended early; see $log" >&2; exit 1; }
     [[ $(sent) -ge $PACKETS ]] && break
 done
+if [[ -n $TRACE ]]; then
+    "$PMDCTL" --file-prefix "$PREFIX" --json trace show >"$OUT/$MODE-$FAMILY-trace.json" 2>&1 || true
+fi
 kill -TERM $pid
 wait $pid || true
 trap - EXIT
