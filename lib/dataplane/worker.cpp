@@ -12,7 +12,7 @@
 #include <rte_ethdev.h>
 #include <rte_rcu_qsbr.h>
 
-#include "forward.hpp"
+#include "forward_burst.hpp"
 #include "netlog_sink.hpp"
 #include "observe_burst.hpp"
 #include "worker_idle.hpp"
@@ -88,6 +88,8 @@ __attribute__((always_inline)) inline void handle_burst(const WorkerContext& w, 
     enter_phase(w, LoopPhase::forward);
     if (unlikely(w.observe->on.load(std::memory_order_relaxed) != 0))
         observed_burst<kMode>(w, pkts, n, queue, sums);
+    else if constexpr (kMode == ForwardMode::l2)
+        forward_burst_outlined<kMode>(w, pkts, n, sums);  // inline, 0.6 a packet more
     else
         forward_burst<kMode>(w, pkts, n, sums);
     p.rx_pkts += n;

@@ -89,7 +89,7 @@ cg=$OUT/$MODE-$FAMILY.callgrind
 rm -f "$cg"
 # --fair-sched: without it the spinning worker starves the main thread, which
 # then answers no telemetry and takes minutes to stop.
-valgrind --tool=callgrind --fair-sched=yes --callgrind-out-file="$cg" --toggle-collect='pmdfwd::worker_main*' \
+valgrind --tool=callgrind --fair-sched=yes ${CALLGRIND_EXTRA:-} --callgrind-out-file="$cg" --toggle-collect='pmdfwd::worker_main*' \
     "$PMDFWD" --config "$cfg" </dev/null >"$log" 2>&1 &
 pid=$!
 # SIGTERM: an asynchronous command of a script ignores SIGINT.

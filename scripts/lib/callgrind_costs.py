@@ -47,10 +47,11 @@ def is_driver(obj: str) -> bool:
     return any(d in obj for d in DRIVER_OBJECTS)
 
 
-def cost_of(line: str) -> int:
-    """The Ir of a cost line ("POSITION IR"; a missing value is 0)."""
+def cost_of(line: str, positions: int) -> int:
+    """The Ir of a cost line (POSITIONS columns of position, then Ir; a
+    missing value is 0)."""
     parts = line.split()
-    return int(parts[1]) if len(parts) > 1 else 0
+    return int(parts[positions]) if len(parts) > positions else 0
 
 
 class Profile:
@@ -66,6 +67,7 @@ class Profile:
         cob = cfn = None
         call_pending = False
         totals = None
+        positions = 1  # "positions: line"; --dump-instr=yes adds instr
         with open(path, errors="replace") as f:
             for raw in f:
                 line = raw.rstrip("\n")
@@ -74,10 +76,13 @@ class Profile:
                     call_pending = False
                     callee_ob = cob if cob is not None else ob
                     if is_driver(callee_ob) and not is_driver(ob):
-                        self.drivers += cost_of(line)
+                        self.drivers += cost_of(line, positions)
                     cob = cfn = None
                     continue
                 if not line or line[0] in "#":
+                    continue
+                if line.startswith("positions:"):
+                    positions = len(line.split()) - 1
                     continue
                 key, sep, value = line.partition("=")
                 if sep:

@@ -24,7 +24,7 @@
 #include <thread>
 #include <vector>
 
-#include "forward.hpp"
+#include "forward_burst.hpp"
 #include "l2_header.hpp"
 #include "l3_forward.hpp"
 #include "l3_frames.hpp"

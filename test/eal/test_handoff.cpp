@@ -6,7 +6,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "forward.hpp"
+#include "forward_burst.hpp"
 #include "recycle_mempool.hpp"
 #include "ring_ports.hpp"
 

@@ -97,7 +97,7 @@ void trace_one(const WorkerContext& w, const ObserveSwitch& sw, rte_mbuf* m, uin
                uint16_t queue, BurstOutcome& out) {
     const TraceRequest& t = *sw.trace;
     if (!t.drops_only && !claim(t)) {
-        forward_burst<kMode>(w, &m, 1, out);
+        forward_burst_outlined<kMode>(w, &m, 1, out);
         return;
     }
     TraceRecord r = begin_record(w, m, tsc, queue);
@@ -110,7 +110,7 @@ void trace_one(const WorkerContext& w, const ObserveSwitch& sw, rte_mbuf* m, uin
         r.add(s);
     }
     const BurstOutcome before = out;
-    forward_burst<kMode>(w, &m, 1, out);  // m is not ours from here
+    forward_burst_outlined<kMode>(w, &m, 1, out);  // m is not ours from here
     const bool dropped = add_outcome<kMode>(w, before, out, punt, r);
     if (t.drops_only && (!dropped || !claim(t))) return;
     sw.trace_ring->push(r);
@@ -174,7 +174,7 @@ void observed_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, uint16_
     const uint32_t on = sw.on.load();
     if (on == 0) {
         mark.busy.store(false, std::memory_order_release);
-        forward_burst<kMode>(w, pkts, n, out);
+        forward_burst_outlined<kMode>(w, pkts, n, out);
         return;
     }
     const uint64_t tsc = rte_rdtsc();
@@ -190,7 +190,7 @@ void observed_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, uint16_
         const auto len = uint16_t(std::min<unsigned>(kChunk, n - first));
         const uint64_t picked = tracing ? trace_candidates(*sw.trace, chunk, len, w.rx_port) : 0;
         if (picked == 0) {
-            forward_burst<kMode>(w, chunk, len, out);
+            forward_burst_outlined<kMode>(w, chunk, len, out);
             continue;
         }
         // Each picked packet alone, the runs between as bursts: the order
@@ -204,7 +204,7 @@ void observed_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, uint16_
             }
             uint16_t j = i;
             while (j < len && !(picked >> j & 1)) ++j;
-            forward_burst<kMode>(w, chunk + i, uint16_t(j - i), out);
+            forward_burst_outlined<kMode>(w, chunk + i, uint16_t(j - i), out);
             i = j;
         }
     }
