@@ -1,7 +1,8 @@
 // What router mode's workers route (forward_burst<l3> on the router rig):
 // IPv4 with TTL - 1 and a checksum summed again, IPv6 with hop limit - 1,
 // the next hop's MACs, in bursts that cross route_burst's chunks; one odd
-// packet in a chunk of plain ones; fragments, options and a VLAN tag.
+// packet in a chunk of plain ones (IPv4, IPv6, both); fragments, options
+// and a VLAN tag.
 #include "router_rig.hpp"
 
 using namespace pmdfwd;
@@ -81,6 +82,76 @@ TEST_CASE("l3: one odd packet in a chunk of plain IPv4: another port, to us, ove
                     }
                     CHECK(o.tx_pkts == (odd == 0 ? n : n - 1));
                     CHECK(o.punted == (odd == 1 ? 1u : 0u));
+                    REQUIRE(punts.size() == (odd == 1 ? 1u : 0u));
+                    if (odd == 1) {
+                        CHECK(punts[0].why == PuntReason::local);
+                        CHECK(punts[0].frame == in[at]);
+                    }
+                    CHECK(o.drops[idx(DropReason::oversize)] == (odd == 2 ? 1u : 0u));
+                    CHECK(total_drops(o) == (odd == 2 ? 1u : 0u));
+                    CHECK(o.rx_bytes == bytes_of(in));
+                    CHECK(o.tx_bytes == sent_bytes);
+                    CHECK(rig.queued_out() == 0);
+                    rig.check_pools_full();
+                }
+            }
+}
+
+TEST_CASE("l3: chunks of plain IPv6, and of both families, with one odd packet", "[l3]") {
+    // A chunk of plain IPv6, or of IPv4 and IPv6 in turn, takes the plain
+    // pass of its families; one packet it cannot send with the rest, first,
+    // in the middle or last: to us, oversize, or (IPv4) to port c.
+    const auto v6_frame = [](size_t i, const char* dst_text, size_t payload) {
+        IpAddress dst = ip(dst_text);
+        if (dst.bytes[15] == 0) dst.bytes[15] = uint8_t(i + 1);
+        return frame(
+            {kMacA, kHost, {}}, 0x86dd,
+            ipv6_udp({ip("2001:db8:1::2"), dst, uint8_t(2 + i % 200), payload, uint32_t(i)}));
+    };
+    for (const bool both : {false, true})
+        for (const size_t at : {size_t(0), size_t(17), size_t(31)})
+            for (const int odd : {0, 1, 2}) {
+                if (odd == 0 && !both) continue;  // no IPv6 route to port c
+                DYNAMIC_SECTION((both ? "IPv4 and IPv6" : "IPv6")
+                                << ", packet " << at << ", odd one "
+                                << (odd == 0   ? "to port c"
+                                    : odd == 1 ? "to us"
+                                               : "oversize")) {
+                    RouterRig rig([](Config& c) { c.ports[1].mtu = 1400; });
+                    constexpr size_t n = 32;
+                    std::vector<Bytes> in;
+                    std::vector<bool> v6;
+                    const auto v4_in = v4_frames(n, "10.20.0.0");
+                    for (size_t i = 0; i < n; ++i) {
+                        v6.push_back(!both || i % 2 == 1);
+                        in.push_back(v6[i] ? v6_frame(i, "2001:db8:20::", 18 + i * 41 % 300)
+                                           : v4_in[i]);
+                    }
+                    if (odd == 0) {
+                        v6[at] = false;
+                        in[at] = frame(
+                            {kMacA, kHost, {}}, 0x0800,
+                            ipv4_udp({ip4("10.1.0.2"), ip4("10.20.30.9"), 64, 0, 0, 7, 18, 99}));
+                    } else if (odd == 1) {
+                        in[at] = v6_frame(at, "2001:db8:1::1", 18);
+                    } else {
+                        in[at] = v6_frame(at, "2001:db8:20::", 1400 - 48 + 1);
+                    }
+                    std::vector<Bytes> to_b;
+                    for (size_t i = 0; i < n; ++i)
+                        if (i != at) to_b.push_back(routed(in[i], v6[i] ? kNbB6 : kNbB, kMacB));
+                    const BurstOutcome o = rig.route(in);
+                    check_frames(rig.out(kB), to_b);
+                    const auto to_c = rig.out(kC);
+                    const auto punts = rig.punts();
+                    uint64_t sent_bytes = bytes_of(to_b);
+                    if (odd == 0) {
+                        check_frames(to_c, {routed(in[at], kNbC, kMacC)});
+                        sent_bytes += in[at].size();
+                    } else {
+                        CHECK(to_c.empty());
+                    }
+                    CHECK(o.tx_pkts == (odd == 0 ? n : n - 1));
                     REQUIRE(punts.size() == (odd == 1 ? 1u : 0u));
                     if (odd == 1) {
                         CHECK(punts[0].why == PuntReason::local);

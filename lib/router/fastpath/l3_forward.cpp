@@ -424,30 +424,52 @@ inline void lookup_v4(const RouterView& r, const uint32_t* addresses, uint32_t* 
 }
 
 constexpr Classified kPlainV4{Step::lookup_v4, false, kEtherHeaderLen, DropReason::count};
+constexpr Classified kPlainV6{Step::lookup_v6, false, kEtherHeaderLen, DropReason::count};
 
-inline bool is_plain_v4(const Classified& c) {
-    return c.step == Step::lookup_v4 && !c.ttl_expired && c.l3_offset == kEtherHeaderLen &&
+inline bool is_plain(const Classified& c) {
+    return c.step <= Step::lookup_v6 && !c.ttl_expired && c.l3_offset == kEtherHeaderLen &&
            c.drop == DropReason::count;
 }
 
-// A chunk of nothing but plain IPv4 (every packet untagged, 20-byte header,
-// TTL > 1, checksum right: the usual case): packet i is lookup i. While
-// each next hop forwards within its port's limit, the packets are rewritten
-// in place; when they all go to one port, pkts is the list sent. `bytes`:
-// the chunk's.
-void forward_plain_v4(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const uint32_t* nh_index,
-                      uint64_t bytes, Outputs& o, BurstOutcome& out) {
+// Which families a chunk of plain packets holds: its pass is compiled for
+// each, so that a chunk of one family tests no packet's.
+enum class Families { v4, v6, both };
+
+// A chunk of nothing but plain IPv4 and IPv6 packets (untagged, TTL or hop
+// limit > 1, IPv4's header 20 bytes with its checksum right: the usual
+// case). Packet i is the next lookup of its family (bit i of v6_bits: IPv6).
+// While each next hop forwards within its port's limit, the packets are
+// rewritten in place; when they all go to one port, pkts is the list sent.
+// `bytes`: the chunk's.
+template <Families kFamilies>
+void forward_plain(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const uint32_t* v4_nh,
+                   const uint64_t* v6_nh, uint64_t v6_bits, uint64_t bytes, Outputs& o,
+                   BurstOutcome& out) {
     const NextHop* hops = w.router.next_hops;
-    const uint8_t first_port = hops[nh_index[0]].port;
+    uint16_t k4 = 0, k6 = 0;
+    const auto is_v6 = [&](uint16_t i) {
+        if constexpr (kFamilies == Families::both) return (v6_bits >> i & 1) != 0;
+        return kFamilies == Families::v6;
+    };
+    // In a chunk of one family, packet i is its lookup i.
+    const auto next_hop = [&](uint16_t i) -> const NextHop& {
+        if constexpr (kFamilies == Families::v4) return hops[v4_nh[i]];
+        if constexpr (kFamilies == Families::v6) return hops[v6_nh[i]];
+        return is_v6(i) ? hops[v6_nh[k6++]] : hops[v4_nh[k4++]];
+    };
+    const uint8_t first_port = is_v6(0) ? hops[v6_nh[0]].port : hops[v4_nh[0]].port;
     unsigned other_ports = 0;  // not zero once a packet goes elsewhere than first_port
     uint16_t i = 0;
     for (; i < n; ++i) {
         rte_mbuf* m = pkts[i];
-        const NextHop& nh = hops[nh_index[i]];
+        const NextHop& nh = next_hop(i);
         // max_frame is 0 unless the next hop forwards.
         if (unlikely(rte_pktmbuf_pkt_len(m) > nh.max_frame)) break;
         uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
-        decrement_ttl(f + kEtherHeaderLen);
+        if (is_v6(i))
+            decrement_hop_limit(f + kEtherHeaderLen);
+        else
+            decrement_ttl(f + kEtherHeaderLen);
         std::memcpy(f, nh.dst_src, 12);
         other_ports |= nh.port ^ first_port;
     }
@@ -460,11 +482,15 @@ void forward_plain_v4(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const
     }
     // The rest, rare: what was rewritten goes to its port's list, and from
     // the first packet that was not on, each through route_one.
+    k4 = k6 = 0;
     for (uint16_t k = 0; k < i; ++k) {
         out.tx_bytes += rte_pktmbuf_pkt_len(pkts[k]);
-        add_to_port(pkts[k], hops[nh_index[k]].port, o);
+        add_to_port(pkts[k], next_hop(k).port, o);
     }
-    for (; i < n; ++i) route_one(w, pkts[i], kPlainV4, true, hops[nh_index[i]], o, out);
+    for (; i < n; ++i) {
+        const bool v6 = is_v6(i);
+        route_one(w, pkts[i], v6 ? kPlainV6 : kPlainV4, !v6, next_hop(i), o, out);
+    }
 }
 
 void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
@@ -474,7 +500,8 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
     uint8_t v6[kChunk][16];
     // Locals, not members of a struct whose address escapes: the compiler
     // keeps them in registers across the loop.
-    uint64_t slow = 0;  // bit i: packet i was classified by classify_rest, into c[i]
+    uint64_t slow = 0;      // bit i: packet i was classified by classify_rest, into c[i]
+    uint64_t v6_plain = 0;  // bit i: packet i is plain IPv6
     uint16_t n4 = 0, n6 = 0;
     uint64_t bytes = 0;
     const PlainChecks pc{w.l3_own_mac, w.router.own->filter()};
@@ -489,16 +516,19 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
             return;
         }
         c[i] = classify_rest(w, m, f, cksum_good, pc);
+        // Routed as a plain one would be (IPv6, or IPv4 with a source the
+        // filter could not rule out): the chunk may still take the plain pass.
         if (c[i].step == Step::lookup_v4) {
             v4[n4++] = rte_be_to_cpu_32(Ipv4HeaderView(f + c[i].l3_offset).dst_addr_be());
-            // Routed as a plain one would be (a source the filter could not
-            // rule out, options): the chunk may still take the plain pass.
-            if (is_plain_v4(c[i])) return;
+            if (is_plain(c[i])) return;
+        } else if (c[i].step == Step::lookup_v6) {
+            std::memcpy(v6[n6++], Ipv6HeaderView(f + c[i].l3_offset).dst_addr(), 16);
+            if (is_plain(c[i])) {
+                v6_plain |= uint64_t(1) << i;
+                return;
+            }
         }
         slow |= uint64_t(1) << i;
-        if (c[i].step == Step::lookup_v6) {
-            std::memcpy(v6[n6++], Ipv6HeaderView(f + c[i].l3_offset).dst_addr(), 16);
-        }
     };
     static_assert(kChunk <= 64, "slow has a bit per packet");
     uint16_t i = 0;
@@ -513,14 +543,19 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
     lookup_v4(w.router, v4, v4_nh, n4);
     if (n6) rte_fib6_lookup_bulk(w.router.fib6, v6, v6_nh, n6);
     if (slow == 0) {
-        forward_plain_v4(w, pkts, n, v4_nh, bytes, o, out);
+        if (n6 == 0)
+            forward_plain<Families::v4>(w, pkts, n, v4_nh, v6_nh, v6_plain, bytes, o, out);
+        else if (n4 == 0)
+            forward_plain<Families::v6>(w, pkts, n, v4_nh, v6_nh, v6_plain, bytes, o, out);
+        else
+            forward_plain<Families::both>(w, pkts, n, v4_nh, v6_nh, v6_plain, bytes, o, out);
         return;
     }
 
     uint16_t k4 = 0, k6 = 0;
     for (i = 0; i < n; ++i) {
         rte_mbuf* m = pkts[i];
-        const Classified& ci = (slow >> i & 1) ? c[i] : kPlainV4;
+        const Classified& ci = (slow >> i & 1) ? c[i] : (v6_plain >> i & 1) ? kPlainV6 : kPlainV4;
         if (ci.step > Step::lookup_v6) {
             finish_unrouted(w, m, ci, o, out);
             continue;
