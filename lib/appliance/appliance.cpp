@@ -196,6 +196,7 @@ Status Appliance::open_ports(const std::string& pool_prefix) {
         setup.one_pool_per_tx_queue = one_pool_per_tx_queue(p);
         for (const auto& w : plan_.workers)
             if (w.rx_port == p && w.poll == PollMode::interrupt) setup.rx_interrupts = true;
+        setup.rx_ipv4_checksum = cfg_.forward.mode == ForwardMode::l3;
         setup.make_spare_pool = [&, p](uint32_t mbufs) -> Result<rte_mempool*> {
             auto spare = Pool::create(pool_prefix + "_spare" + std::to_string(p), mbufs, 0,
                                       cfg_.pool.data_room, SOCKET_ID_ANY, cfg_.pool.color);
@@ -288,6 +289,7 @@ Status Appliance::wire_workers() {
             w->punt = router_->punt_ring(wp.id);
             w->rcu_id = wp.id;
             w->l3_own_mac = own_mac_key(ports_[wp.rx_port].port->mac().bytes.data());
+            w->l3_rx_checksum = ports_[wp.rx_port].port->rx_ipv4_checksum();
             w->l3_kernel_groups = !cfg_.ports[wp.rx_port].kernel_interface.empty();
             set_icmp_budget(*w, cfg_.l3.icmp_rate_limit, cfg_.l3.icmp_rate_burst, rte_get_tsc_hz());
             for (size_t p = 0; p < wp.l3_tx_queue.size(); ++p) {

@@ -100,6 +100,10 @@ Result<std::unique_ptr<Port>> Port::open(const PortSetup& setup) {
     // carries one pool's mbufs, all with refcnt 1.
     if (setup.one_pool_per_tx_queue && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
         conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+    if (setup.rx_ipv4_checksum && (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)) {
+        conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
+        port->rx_ipv4_checksum_ = true;
+    }
     conf.intr_conf.rxq = setup.rx_interrupts ? 1 : 0;
     if (int rc = rte_eth_dev_configure(port->id_, q.rx, q.tx, &conf); rc != 0)
         return make_error(who + ": " + dpdk_error("rte_eth_dev_configure", rc), rc);

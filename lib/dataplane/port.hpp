@@ -38,6 +38,9 @@ struct PortSetup {
     // Some worker of this port waits on rx interrupts: they are configured,
     // and every rx queue must have one.
     bool rx_interrupts = false;
+    // Router mode: the device checks received IPv4 header checksums where it
+    // can (RTE_ETH_RX_OFFLOAD_IPV4_CKSUM), so that the workers test a flag.
+    bool rx_ipv4_checksum = false;
 };
 
 // The queue limits of the ethdev that devargs names, so the plan can decide
@@ -59,6 +62,8 @@ class Port {
     const MacAddr& mac() const { return mac_; }
     uint16_t rx_queues_configured() const { return rx_configured_; }
     uint16_t tx_queues_configured() const { return tx_configured_; }
+    // The device flags received IPv4 header checksums good or bad.
+    bool rx_ipv4_checksum() const { return rx_ipv4_checksum_; }
     // The link as watch_link last saw it (up until the first sample).
     LinkState link() const { return link_.load(std::memory_order_relaxed); }
     const LinkCell* link_cell() const { return &link_; }
@@ -82,6 +87,7 @@ class Port {
     MacAddr mac_;
     uint16_t rx_configured_ = 0;
     uint16_t tx_configured_ = 0;
+    bool rx_ipv4_checksum_ = false;
     bool found_ = false;  // a device was looked up: ours to close
     bool started_ = false;
     std::optional<KernelLink> kernel_link();

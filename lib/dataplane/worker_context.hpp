@@ -106,6 +106,10 @@ struct alignas(64) WorkerContext {
     // The rx port's MAC in the first 6 bytes (the rest 0), as an 8-byte load
     // of a frame's start holds its destination: the plain path's compare.
     uint64_t l3_own_mac = 0;
+    // The rx port flags IPv4 header checksums (checksum offload): the plain
+    // path tests the flag first. Without it, no packet is flagged and the
+    // path sums every header without testing a flag that is never set.
+    bool l3_rx_checksum = false;
     // The rx port has a kernel interface: link-scope multicast (224.0.0.0/24,
     // ff02::/16; the hellos of routing protocols) is the control path's.
     bool l3_kernel_groups = false;

@@ -240,11 +240,16 @@ struct RouterRig {
 
     // One call of the worker's burst function on these frames, as the
     // worker of in_port would make it (that port's MAC is its own).
-    BurstOutcome route(const std::vector<Bytes>& frames, size_t in_port = kA, unsigned worker = 0) {
+    // ol_flags: what a device's offloads would have flagged each frame with.
+    BurstOutcome route(const std::vector<Bytes>& frames, size_t in_port = kA, unsigned worker = 0,
+                       uint64_t ol_flags = 0) {
         REQUIRE(frames.size() <= kMaxBurst);
         workers[worker]->l3_own_mac = own_mac_key(macs[in_port].bytes.data());
         rte_mbuf* pkts[kMaxBurst];
-        for (size_t i = 0; i < frames.size(); ++i) pkts[i] = mbuf(frames[i], in_port);
+        for (size_t i = 0; i < frames.size(); ++i) {
+            pkts[i] = mbuf(frames[i], in_port);
+            pkts[i]->ol_flags = ol_flags;
+        }
         return forward_burst<ForwardMode::l3>(*workers[worker], pkts, uint16_t(frames.size()));
     }
 

@@ -12,6 +12,38 @@ using packet_bytes::ip;
 using packet_bytes::ip4;
 using packet_bytes::mac;
 
+TEST_CASE("l3: a port's checksum offload is trusted; without it every header is summed", "[l3]") {
+    // A header whose checksum is wrong: where the port has the offload, a
+    // GOOD flag is trusted and any other has the header summed in software;
+    // where it has not, no flag counts.
+    const L2 l2{kMacA, kHost, {}};
+    Bytes ip = ipv4_udp({ip4("10.1.0.2"), ip4("10.20.1.1")});
+    ip[10] ^= 0x01;
+    const Bytes wrong = frame(l2, 0x0800, ip);
+    const Bytes right = frame(l2, 0x0800, ipv4_udp({ip4("10.1.0.2"), ip4("10.20.1.2")}));
+    struct Case {
+        bool offload;
+        uint64_t flag;
+        bool wrong_routed;
+    };
+    for (const Case c : {Case{true, RTE_MBUF_F_RX_IP_CKSUM_GOOD, true},
+                         Case{true, RTE_MBUF_F_RX_IP_CKSUM_BAD, false},
+                         Case{true, RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN, false},
+                         Case{false, RTE_MBUF_F_RX_IP_CKSUM_GOOD, false},
+                         Case{false, RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN, false}}) {
+        DYNAMIC_SECTION("offload " << c.offload << ", flag " << c.flag) {
+            RouterRig rig;
+            rig.workers[0]->l3_rx_checksum = c.offload;
+            const BurstOutcome o = rig.route({wrong, right, wrong}, kA, 0, c.flag);
+            const auto got = rig.out(kB);
+            // A right header routes whatever the flag says.
+            CHECK(got.size() == (c.wrong_routed ? 3u : 1u));
+            CHECK(o.drops[idx(DropReason::bad_header)] == (c.wrong_routed ? 0u : 2u));
+            rig.check_pools_full();
+        }
+    }
+}
+
 TEST_CASE("l3: malformed frames are bad_header or not_ip; ARP and ND are punted; no route drops",
           "[l3]") {
     RouterRig rig;
