@@ -440,60 +440,67 @@ inline bool is_plain(const Classified& c) {
            c.drop == DropReason::count;
 }
 
-// A chunk of nothing but plain IPv4 (untagged, 20-byte header, TTL > 1,
-// checksum right: the usual case), dst its destinations in host order.
-// One pass looks each up (the tables inline), checks its next hop forwards
-// within the port's limit, rewrites it in place and counts its bytes (the
-// length it loads for that test anyway); when they all go to one port, pkts
-// is the list sent. From a packet that does not forward within the limit,
-// the rest go through route_one.
-void forward_plain_v4(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const uint32_t* dst,
-                      Outputs& o, BurstOutcome& out) {
+// The fast path of a chunk: plain IPv4 packets (untagged, 20-byte header,
+// TTL > 1, checksum right: the usual case) to one port, each classified,
+// looked up (the tables inline), checked against its next hop's frame limit
+// and rewritten in place in one pass, its length counted with the one it
+// loads for that test. It stops at the first packet it cannot send so (not
+// plain IPv4, over the limit, to another port), not yet touched, and
+// returns how many it rewrote: pkts' first ones, the list sent first
+// (o.direct), ahead of whatever route_rest adds to that port's list.
+template <bool kRxChecksum>
+unsigned route_plain_v4(const WorkerContext& w, rte_mbuf** pkts, unsigned n, Outputs& o,
+                        BurstOutcome& out) {
     const NextHop* hops = w.router.next_hops;
     const Ipv4Tables& t = w.router.v4;
-    const uint8_t first_port = hops[ipv4_lookup(t, dst[0])].port;
-    unsigned other_ports = 0;  // not zero once a packet goes elsewhere than first_port
+    const PlainChecks pc{w.l3_own_mac, w.router.own->filter()};
+    unsigned port = kMaxPorts;  // the first packet's; none before it
     uint64_t bytes = 0;
     unsigned i = 0;
     for (; i < n; ++i) {
+        // The prefetch takes the headroom every receive leaves (a load less
+        // than the data offset).
+        if (i + kPrefetchAhead < n)
+            rte_prefetch0(static_cast<const uint8_t*>(pkts[i + kPrefetchAhead]->buf_addr) +
+                          RTE_PKTMBUF_HEADROOM);
         rte_mbuf* m = pkts[i];
-        const NextHop& nh = hops[ipv4_lookup(t, dst[i])];
+        uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
         const uint32_t len = rte_pktmbuf_pkt_len(m);
+        const bool cksum_good = kRxChecksum && rx_checksum_good(m);
+        if (unlikely(!plain_ipv4(f, m->data_len, len, cksum_good, pc))) break;
+        const uint32_t dst = rte_be_to_cpu_32(Ipv4HeaderView(f + kEtherHeaderLen).dst_addr_be());
+        const NextHop& nh = hops[ipv4_lookup(t, dst)];
         // max_frame is 0 unless the next hop forwards.
         if (unlikely(len > nh.max_frame)) break;
+        if (unlikely(nh.port != port)) {
+            if (i != 0) break;
+            port = nh.port;
+        }
         bytes += len;
-        uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
         decrement_ttl(f + kEtherHeaderLen);
         std::memcpy(f, nh.dst_src, 12);
-        other_ports |= nh.port ^ first_port;
     }
-    if (likely(i == n && other_ports == 0)) {
-        out.rx_bytes += bytes;
-        out.tx_bytes += bytes;
-        o.direct = pkts;
-        o.direct_count = n;
-        o.direct_port = first_port;
-        return;
-    }
-    // The rest, rare: what was rewritten goes to its port's list, and from
-    // the first packet that was not, each through route_one.
-    out.rx_bytes += bytes + sum_pkt_len(pkts + i, uint16_t(n - i));
+    out.rx_bytes += bytes;
     out.tx_bytes += bytes;
-    for (uint16_t k = 0; k < i; ++k) add_to_port(pkts[k], hops[ipv4_lookup(t, dst[k])].port, o);
-    for (; i < n; ++i) route_one(w, pkts[i], kPlainV4, true, hops[ipv4_lookup(t, dst[i])], o, out);
+    if (i != 0) {
+        o.direct = pkts;
+        o.direct_count = uint16_t(i);
+        o.direct_port = uint8_t(port);
+    }
+    return i;
 }
 
-// Which families a chunk of plain packets with IPv6 in it holds: its pass
-// is compiled for each, so that a chunk of IPv6 alone tests no packet's.
-// A chunk of IPv4 alone is forward_plain_v4's.
+// Which families a chunk of plain packets holds past route_plain_v4's:
+// its pass is compiled for each, so that a chunk of IPv6 alone tests no
+// packet's.
 enum class Families { v6, both };
 
 // A chunk of nothing but plain IPv4 and IPv6 packets (untagged, TTL or hop
 // limit > 1, IPv4's header 20 bytes with its checksum right: the usual
 // case). Packet i is the next lookup of its family (bit i of v6_bits: IPv6).
 // While each next hop forwards within its port's limit, the packets are
-// rewritten in place; when they all go to one port, pkts is the list sent.
-// `bytes`: the chunk's.
+// rewritten in place; when they all go to one port, pkts is the list sent
+// (unless route_plain_v4 has sent its own). `bytes`: the chunk's.
 template <Families kFamilies>
 void forward_plain(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const uint32_t* v4_nh,
                    const uint64_t* v6_nh, uint64_t v6_bits, uint64_t bytes, Outputs& o,
@@ -525,7 +532,7 @@ void forward_plain(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const ui
         std::memcpy(f, nh.dst_src, 12);
         other_ports |= nh.port ^ first_port;
     }
-    if (likely(i == n && other_ports == 0)) {
+    if (likely(i == n && other_ports == 0 && o.direct_count == 0)) {
         out.tx_bytes += bytes;
         o.direct = pkts;
         o.direct_count = n;
@@ -545,10 +552,11 @@ void forward_plain(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, const ui
     }
 }
 
-// kRxChecksum: the rx port flags IPv4 header checksums (l3_rx_checksum).
+// What route_plain_v4 left of a chunk: every packet classified, looked up
+// in bulk, and sent, punted or dropped.
 template <bool kRxChecksum>
-void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
-                 BurstOutcome& out) {
+void route_rest(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
+                BurstOutcome& out) {
     Classified c[kChunk];
     uint32_t v4[kChunk];
     uint8_t v6[kChunk][16];
@@ -598,10 +606,6 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
         read(pkts[i], uint16_t(i));
     }
     for (; i < n; ++i) read(pkts[i], uint16_t(i));
-    if (slow == 0 && n6 == 0) {
-        forward_plain_v4(w, pkts, n, v4, o, out);
-        return;
-    }
     const uint64_t bytes = sum_pkt_len(pkts, n);
     out.rx_bytes += bytes;
     uint32_t v4_nh[kChunk];
@@ -628,6 +632,15 @@ void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o
         const uint64_t nh_index = v4_pkt ? v4_nh[k4++] : v6_nh[k6++];
         route_one(w, m, ci, v4_pkt, w.router.next_hops[nh_index], o, out);
     }
+}
+
+// kRxChecksum: the rx port flags IPv4 header checksums (l3_rx_checksum).
+template <bool kRxChecksum>
+void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
+                 BurstOutcome& out) {
+    const unsigned done = route_plain_v4<kRxChecksum>(w, pkts, n, o, out);
+    if (likely(done == n)) return;
+    route_rest<kRxChecksum>(w, pkts + done, uint16_t(n - done), o, out);
 }
 
 // The punts of a burst in one enqueue; what the ring cannot take is freed.
