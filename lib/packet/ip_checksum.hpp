@@ -49,6 +49,20 @@ uint16_t icmpv6_checksum(std::span<const uint8_t, 16> src, std::span<const uint8
 // checksum is updated as it lies in memory, with no swap. The caller has
 // seen TTL > 1.
 inline void decrement_ttl(uint8_t* ipv4_header) {
+    if constexpr (std::endian::native == std::endian::little) {
+        // TTL, protocol and checksum as one 32-bit word as loaded: TTL in
+        // bits 0-7, the checksum (as below) in 16-31. Adding 0xffff takes
+        // one from TTL (> 1, so no borrow) and carries one into the
+        // checksum: HC + 1, one add for both fields, unless HC + 1 needs
+        // the end-around carry (HC >= 0xfffe, below).
+        uint32_t word;
+        std::memcpy(&word, ipv4_header + 8, 4);
+        if (word < 0xfffe0000u) [[likely]] {
+            word += 0xffff;
+            std::memcpy(ipv4_header + 8, &word, 4);
+            return;
+        }
+    }
     ipv4_header[8] = uint8_t(ipv4_header[8] - 1);
     uint16_t checksum;
     std::memcpy(&checksum, ipv4_header + 10, 2);

@@ -133,6 +133,29 @@ TEST_CASE("ip checksum: decrement_ttl matches a full recompute over 100000 rando
     CHECK(mismatches == 0);
 }
 
+TEST_CASE("ip checksum: decrement_ttl carries around the end from 0xfffe and 0xffff as loaded",
+          "[l3][checksum]") {
+    // As loaded little-endian, a checksum of 0xfffe or 0xffff is one a
+    // single 32-bit add cannot update: both take the end-around carry.
+    std::mt19937 rng(1624);
+    auto h = random_header(rng, 5, 64);
+    REQUIRE(steer_to(h, 0x0000));  // stored 0xfeff before: 0xfffe as loaded
+    auto zero = h;
+    decrement_ttl(zero.data());
+    CHECK(zero == recomputed(h));
+    CHECK(stored_checksum(zero.data()) == 0x0000);
+    // The same header with -0 (0xffff) where the full sum says +0 (0x0000):
+    // the 20-byte check takes it, and its decrement is the full recompute's.
+    auto minus_zero = zero;
+    minus_zero[10] = minus_zero[11] = 0xff;
+    REQUIRE(ipv4_header20_checksum_ok(minus_zero.data()));
+    auto after = minus_zero;
+    decrement_ttl(after.data());
+    CHECK(ipv4_header_checksum(after.data(), after.size()) == 0);
+    CHECK(after[8] == minus_zero[8] - 1);
+    CHECK(stored_checksum(after.data()) == 0x0100);
+}
+
 TEST_CASE("ip checksum: decrement_ttl touches only the TTL and the checksum", "[l3][checksum]") {
     std::mt19937 rng(7);
     const auto h = random_header(rng, 15, 200);

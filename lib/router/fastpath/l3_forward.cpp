@@ -49,7 +49,14 @@ struct Classified {
 struct PlainChecks {
     uint64_t own_mac;
     const uint8_t* source_filter;
+    const OwnAddresses* own;  // the exact check behind the filter
 };
+
+// A source the filter could not rule out, checked exactly: out of line,
+// for the few addresses that share a filter entry with one of ours.
+__attribute__((noinline)) bool ipv4_source_ok(const OwnAddresses& own, const uint8_t* ip) {
+    return own.ipv4_source(ip) == AddressVerdict::ok;
+}
 
 // The shortest frames the plain paths take: an untagged header of 20 or
 // 40 bytes.
@@ -74,7 +81,8 @@ inline bool maybe_own_source(const uint8_t* address_end, const uint8_t* filter) 
 // An untagged IPv4 packet with a 20-byte header, TTL > 1 and a good
 // checksum: nearly all traffic, told apart without leaving this function.
 // Also to the port's own MAC, from and to no martian address, and from an
-// address the filter rules out as the router's own.
+// address that is not the router's own (the filter rules out nearly all;
+// the few it cannot, the exact check does).
 inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, bool cksum_good,
                        const PlainChecks& pc) {
     if (seg_len < kPlainV4Len) return false;
@@ -99,7 +107,9 @@ inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, boo
          kFirstByte.flags[Ipv4HeaderView(ip).dst_addr()[0]]) &
         kV4Martian)
         return false;
-    if (maybe_own_source(Ipv4HeaderView(ip).src_addr() + 4, pc.source_filter)) return false;
+    if (maybe_own_source(Ipv4HeaderView(ip).src_addr() + 4, pc.source_filter) &&
+        !ipv4_source_ok(*pc.own, ip))
+        return false;
     return cksum_good || ipv4_header20_checksum_ok(ip);
 }
 
@@ -453,33 +463,41 @@ unsigned route_plain_v4(const WorkerContext& w, rte_mbuf** pkts, unsigned n, Out
                         BurstOutcome& out) {
     const NextHop* hops = w.router.next_hops;
     const Ipv4Tables& t = w.router.v4;
-    const PlainChecks pc{w.l3_own_mac, w.router.own->filter()};
+    const PlainChecks pc{w.l3_own_mac, w.router.own->filter(), w.router.own};
     unsigned port = kMaxPorts;  // the first packet's; none before it
     uint64_t bytes = 0;
-    unsigned i = 0;
-    for (; i < n; ++i) {
-        // The prefetch takes the headroom every receive leaves (a load less
-        // than the data offset).
-        if (i + kPrefetchAhead < n)
-            rte_prefetch0(static_cast<const uint8_t*>(pkts[i + kPrefetchAhead]->buf_addr) +
-                          RTE_PKTMBUF_HEADROOM);
+    // Packet i sent so: true; false, untouched, where the prefix ends.
+    const auto step = [&](unsigned i) {
         rte_mbuf* m = pkts[i];
         uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
         const uint32_t len = rte_pktmbuf_pkt_len(m);
         const bool cksum_good = kRxChecksum && rx_checksum_good(m);
-        if (unlikely(!plain_ipv4(f, m->data_len, len, cksum_good, pc))) break;
+        if (unlikely(!plain_ipv4(f, m->data_len, len, cksum_good, pc))) return false;
         const uint32_t dst = rte_be_to_cpu_32(Ipv4HeaderView(f + kEtherHeaderLen).dst_addr_be());
         const NextHop& nh = hops[ipv4_lookup(t, dst)];
         // max_frame is 0 unless the next hop forwards.
-        if (unlikely(len > nh.max_frame)) break;
+        if (unlikely(len > nh.max_frame)) return false;
         if (unlikely(nh.port != port)) {
-            if (i != 0) break;
+            if (i != 0) return false;
             port = nh.port;
         }
         bytes += len;
         decrement_ttl(f + kEtherHeaderLen);
         std::memcpy(f, nh.dst_src, 12);
+        return true;
+    };
+    // The prefetching loop apart from its tail: no test of i + 4 < n per
+    // packet. The prefetch takes the headroom every receive leaves (a load
+    // less than the data offset).
+    unsigned i = 0;
+    for (; i + kPrefetchAhead < n; ++i) {
+        rte_prefetch0(static_cast<const uint8_t*>(pkts[i + kPrefetchAhead]->buf_addr) +
+                      RTE_PKTMBUF_HEADROOM);
+        if (unlikely(!step(i))) goto done;
     }
+    for (; i < n; ++i)
+        if (unlikely(!step(i))) break;
+done:
     out.rx_bytes += bytes;
     out.tx_bytes += bytes;
     if (i != 0) {
@@ -565,7 +583,7 @@ void route_rest(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
     uint64_t slow = 0;      // bit i: packet i was classified by classify_slow, into c[i]
     uint64_t v6_plain = 0;  // bit i: packet i is plain IPv6
     uint16_t n4 = 0, n6 = 0;
-    const PlainChecks pc{w.l3_own_mac, w.router.own->filter()};
+    const PlainChecks pc{w.l3_own_mac, w.router.own->filter(), w.router.own};
     // A plain IPv4 or IPv6 packet goes straight to its family's list;
     // anything else through classify_slow.
     const auto read = [&](const rte_mbuf* m, uint16_t i) {
@@ -708,7 +726,7 @@ void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutco
 void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, PuntReason& punt) {
     const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
     const bool cksum_good = rx_checksum_good(m);
-    const PlainChecks pc{w.l3_own_mac, w.router.own->filter()};
+    const PlainChecks pc{w.l3_own_mac, w.router.own->filter(), w.router.own};
     const Classified c = plain_ipv4(f, m->data_len, m->pkt_len, cksum_good, pc)
                              ? kPlainV4
                              : classify_rest(w, m, f, cksum_good, pc);
