@@ -25,9 +25,10 @@ import bench_report  # noqa: E402
 from bench_common import MAIN_CPU, WORKER_CPU, die, log  # noqa: E402
 from bench_hugepages import Hugepages  # noqa: E402
 from bench_measure import Measurer  # noqa: E402
-from bench_peers import PEERS, Peers, SetUp  # noqa: E402
+from bench_peers import Peers, SetUp, peers_of  # noqa: E402
 
-SIDES = ("A", "B", "C", "D")
+# A comparison's peers by their place in a round (scaling has up to 18).
+SIDES = tuple(chr(ord("A") + i) for i in range(26))
 
 
 def check_machine():
@@ -51,6 +52,13 @@ def skipped(comp: str, setup: SetUp) -> bool:
         log(f"capture needs hugepages: not measured in set-up {setup.name} "
             "(use null-huge or pcap-huge)")
         return True
+    if comp == "scaling" and setup.port0_name != "net_null0":
+        log(f"scaling gives each worker an rx queue of net_null0: not measured in set-up "
+            f"{setup.name} (use null or null-huge)")
+        return True
+    if comp == "scaling" and len(peers_of(comp)) <= 3:
+        log(f"scaling: {os.cpu_count()} CPUs take one worker at most beside the main lcore's: "
+            "measured for 1 worker only; the model's other counts need a larger machine")
     if (comp.startswith("l3") or comp == "base-l3") and setup.port0_name != "net_pcap0":
         log(f"{comp} routes the pcap set-ups' flows: not measured in set-up {setup.name} "
             "(use pcap or pcap-huge)")
@@ -62,7 +70,7 @@ def run_rounds(measurer: Measurer, setup: SetUp, comp: str, pairs: int):
     """A B, then B A, ...: no side always runs first in its round, so
     whatever the host does to the first (or second) run of a round falls on
     both."""
-    peers = PEERS[comp]
+    peers = peers_of(comp)
     for pair in range(1, pairs + 1):
         for k in range(len(peers)):
             i = len(peers) - 1 - k if pair % 2 == 0 else k

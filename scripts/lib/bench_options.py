@@ -32,7 +32,7 @@ options:
   --setups LIST      set-ups to run (default {setups})
   --comparisons LIST patch,patch-nolen,l2,handoff,netlog,latency,color,poll,capture,
                      metrics,l3,l3-v6,l3-routes,fib,exception,full-table,
-                     handoff-steps,instructions (default {comparisons})
+                     handoff-steps,instructions,scaling (default {comparisons})
                      patch-nolen: pmdfwd patch with [forward] read_lengths =
                      false (no frame read: no byte counts, no oversize test,
                      testpmd io's own work) against testpmd io. Target >= 1.0x.
@@ -82,6 +82,15 @@ options:
                      and --pairs do not apply). Targets, own instructions:
                      l3 IPv4 <= l3fwd's, l3 IPv6 <= l3 IPv4 + 10, l2 <= 0.8 x
                      l2fwd's, patch <= 10.
+                     scaling: pmdfwd patch with 1, 2, 4, 8, 12 and 16
+                     workers, each polling its own rx queue of net_null0 (as
+                     RSS spreads flows) on cpus 1..N; three variants: each
+                     worker its own pool and TX queue (stock), one shared pool
+                     (shared), and every burst handed to one more worker that
+                     owns port 1's only TX queue (owner, recycle pools). Runs
+                     the counts the machine has CPUs for (N + 1; owner N + 2);
+                     null set-ups only. No target: the figures confirm or
+                     refute docs/performance.md's model ("Many workers").
                      handoff-steps: a handoff's cost step by step, and each
                      pool's return path with no forwarding around it
                      (build/test/handoff_bench: lcore A on cpu {main_cpu} hands
@@ -166,7 +175,7 @@ SETUP_NAMES = ("null", "null-huge", "pcap", "pcap-huge")
 COMPARISON_NAMES = ("patch", "patch-nolen", "l2", "handoff", "netlog", "latency", "color", "poll",
                     "capture", "metrics", "l3", "l3-v6", "l3-routes", "fib", "exception",
                     "full-table",
-                    "handoff-steps", "instructions",
+                    "handoff-steps", "instructions", "scaling",
                     "base-patch", "base-l2", "base-l3")
 # Options with a value: option -> attribute.
 VALUED = {"--pairs": "pairs", "--window": "window", "--warmup": "warmup", "--setups": "setups",

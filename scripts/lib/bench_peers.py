@@ -11,7 +11,8 @@ import bench_common as common
 from bench_common import (BURST, CACHE, DESC, MAIN_CPU, MBUFS, MEM_MB, NEXT_HOP_MAC, PORT1,
                           WORKER_CPU)
 from bench_common import die, log
-from bench_configs import append, write_pmdfwd_config, write_pmdfwd_l3_config
+from bench_configs import (append, write_pmdfwd_config, write_pmdfwd_l3_config,
+                           write_pmdfwd_scaling_config)
 
 # The peers of each comparison, run in this order within every round.
 PEERS = {"patch": ["pmdfwd-patch", "testpmd-io"],
@@ -28,6 +29,26 @@ PEERS = {"patch": ["pmdfwd-patch", "testpmd-io"],
          "l3": ["pmdfwd-l3", "l3fwd"],
          "l3-v6": ["pmdfwd-l3v6", "l3fwd-v6"],
          "l3-routes": ["pmdfwd-l3", "pmdfwd-l3-1k", "pmdfwd-l3-max", "pmdfwd-l3-100k"]}
+# The scaling comparison's worker counts; each runs where the machine has a
+# CPU for every worker besides the main lcore's (and the owner's).
+SCALING_WORKERS = (1, 2, 4, 8, 12, 16)
+SCALING_VARIANTS = ("stock", "shared", "owner")
+
+
+def scaling_peers(cpus: int):
+    """scale-N-VARIANT for every worker count and variant this machine has
+    the CPUs for (see write_pmdfwd_scaling_config)."""
+    return [f"scale-{n}-{v}" for n in SCALING_WORKERS for v in SCALING_VARIANTS
+            if n + 1 + (v == "owner") <= cpus]
+
+
+def peers_of(comp: str):
+    """The peers of COMP, in their order within a round."""
+    if comp == "scaling":
+        return scaling_peers(os.cpu_count() or 1)
+    return PEERS[comp]
+
+
 ROUTER_PEERS = ("pmdfwd-l3", "pmdfwd-l3v6", "pmdfwd-l3-1k", "pmdfwd-l3-max", "pmdfwd-l3-100k")
 # Peers that are not pmdfwd: their exit status says nothing about mbufs.
 FOREIGN_PEERS = ("testpmd-io", "l2fwd", "l3fwd", "l3fwd-v6")
@@ -150,6 +171,10 @@ class Peers:
             self.launch([art.pmdfwd_base, "--config", cfg], logf)
         elif peer in ROUTER_PEERS:
             self.start_router(setup, peer, cfg, prefix, logf)
+        elif peer.startswith("scale-"):
+            _, workers, variant = peer.split("-")
+            write_pmdfwd_scaling_config(cfg, setup, prefix, int(workers), variant)
+            self.launch([art.pmdfwd, "--config", cfg], logf)
         elif peer in ("l3fwd", "l3fwd-v6"):
             # As l2fwd: its main lcore, on the worker CPU, forwards. It polls
             # port 0 alone (--config), routes with rte_lpm (IPv4: lookupx4,

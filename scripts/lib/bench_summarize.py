@@ -124,6 +124,38 @@ def multi_table(groups, comp):
     return met
 
 
+def scaling_table(groups):
+    """The scaling comparison: per worker count, each variant's median Mpps,
+    Mpps a worker, and the stock variant's efficiency against N x its one-
+    worker rate. No target: the model in docs/performance.md says what these
+    figures should be."""
+    lines = []
+    for (setup, comp), rs in groups.items():
+        if comp != "scaling":
+            continue
+        med = {}
+        for peer in {r["peer"] for r in rs}:
+            med[peer] = statistics.median(float(r["mpps"]) for r in rs if r["peer"] == peer)
+        one = med.get("scale-1-stock")
+        counts = sorted({int(p.split("-")[1]) for p in med})
+        for n in counts:
+            row = [setup, str(n)]
+            for v in ("stock", "shared", "owner"):
+                m = med.get(f"scale-{n}-{v}")
+                row += [f"{m:.2f}" if m is not None else "-",
+                        f"{m / n:.2f}" if m is not None else "-"]
+            stock = med.get(f"scale-{n}-stock")
+            row.append(f"{stock / (n * one):.3f}" if stock and one else "-")
+            lines.append(row)
+    if not lines:
+        return
+    print()
+    print("scaling: pmdfwd patch, N workers, one rx queue of net_null0 each (Mpps medians)")
+    table(["setup", "workers", "stock", "/worker", "shared", "/worker", "owner", "/worker",
+           "stock / (N x 1 worker)"], lines)
+    print("no target: docs/performance.md, \"Many workers\", says what each column should be")
+
+
 def main() -> int:
     if len(sys.argv) != 2:
         print("usage: bench_summarize.py RUNS.tsv", file=sys.stderr)
@@ -167,6 +199,7 @@ def main() -> int:
               "CPU to itself).")
     for comp in MULTI:
         all_met &= multi_table(groups, comp)
+    scaling_table(groups)
     disturbed = [r for r in rows if float(r["cpu_share"]) < float(r["min_share"])]
     if disturbed:
         print(f"note: {len(disturbed)} kept run(s) had their forwarding thread on the CPU for "
