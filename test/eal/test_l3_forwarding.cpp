@@ -47,6 +47,38 @@ TEST_CASE("l3: routed IPv4 leaves with TTL - 1, a good checksum and the next hop
     }
 }
 
+// Routes `in`, whose packet `at` is the odd one (odd 0: to port c, 1: to
+// us, 2: oversize) while the others leave on port b as to_b; checks where
+// each went and what was counted.
+void route_odd_one(RouterRig& rig, const std::vector<Bytes>& in, size_t at, int odd,
+                   const std::vector<Bytes>& to_b) {
+    const size_t n = in.size();
+    const BurstOutcome o = rig.route(in);
+    check_frames(rig.out(kB), to_b);
+    const auto to_c = rig.out(kC);
+    const auto punts = rig.punts();
+    uint64_t sent_bytes = bytes_of(to_b);
+    if (odd == 0) {
+        check_frames(to_c, {routed(in[at], kNbC, kMacC)});
+        sent_bytes += in[at].size();
+    } else {
+        CHECK(to_c.empty());
+    }
+    CHECK(o.tx_pkts == (odd == 0 ? n : n - 1));
+    CHECK(o.punted == (odd == 1 ? 1u : 0u));
+    REQUIRE(punts.size() == (odd == 1 ? 1u : 0u));
+    if (odd == 1) {
+        CHECK(punts[0].why == PuntReason::local);
+        CHECK(punts[0].frame == in[at]);
+    }
+    CHECK(o.drops[idx(DropReason::oversize)] == (odd == 2 ? 1u : 0u));
+    CHECK(total_drops(o) == (odd == 2 ? 1u : 0u));
+    CHECK(o.rx_bytes == bytes_of(in));
+    CHECK(o.tx_bytes == sent_bytes);
+    CHECK(rig.queued_out() == 0);
+    rig.check_pools_full();
+}
+
 TEST_CASE("l3: one odd packet in a chunk of plain IPv4: another port, to us, oversize", "[l3]") {
     // Plain IPv4 chunks take the workers' shortest path; one packet that it
     // does not send to the chunk's one port, first, in the middle or last.
@@ -69,30 +101,7 @@ TEST_CASE("l3: one odd packet in a chunk of plain IPv4: another port, to us, ove
                     std::vector<Bytes> to_b;
                     for (size_t i = 0; i < n; ++i)
                         if (i != at) to_b.push_back(routed(in[i], kNbB, kMacB));
-                    const BurstOutcome o = rig.route(in);
-                    check_frames(rig.out(kB), to_b);
-                    const auto to_c = rig.out(kC);
-                    const auto punts = rig.punts();
-                    uint64_t sent_bytes = bytes_of(to_b);
-                    if (odd == 0) {
-                        check_frames(to_c, {routed(in[at], kNbC, kMacC)});
-                        sent_bytes += in[at].size();
-                    } else {
-                        CHECK(to_c.empty());
-                    }
-                    CHECK(o.tx_pkts == (odd == 0 ? n : n - 1));
-                    CHECK(o.punted == (odd == 1 ? 1u : 0u));
-                    REQUIRE(punts.size() == (odd == 1 ? 1u : 0u));
-                    if (odd == 1) {
-                        CHECK(punts[0].why == PuntReason::local);
-                        CHECK(punts[0].frame == in[at]);
-                    }
-                    CHECK(o.drops[idx(DropReason::oversize)] == (odd == 2 ? 1u : 0u));
-                    CHECK(total_drops(o) == (odd == 2 ? 1u : 0u));
-                    CHECK(o.rx_bytes == bytes_of(in));
-                    CHECK(o.tx_bytes == sent_bytes);
-                    CHECK(rig.queued_out() == 0);
-                    rig.check_pools_full();
+                    route_odd_one(rig, in, at, odd, to_b);
                 }
             }
 }
@@ -140,29 +149,7 @@ TEST_CASE("l3: chunks of plain IPv6, and of both families, with one odd packet",
                     std::vector<Bytes> to_b;
                     for (size_t i = 0; i < n; ++i)
                         if (i != at) to_b.push_back(routed(in[i], v6[i] ? kNbB6 : kNbB, kMacB));
-                    const BurstOutcome o = rig.route(in);
-                    check_frames(rig.out(kB), to_b);
-                    const auto to_c = rig.out(kC);
-                    const auto punts = rig.punts();
-                    uint64_t sent_bytes = bytes_of(to_b);
-                    if (odd == 0) {
-                        check_frames(to_c, {routed(in[at], kNbC, kMacC)});
-                        sent_bytes += in[at].size();
-                    } else {
-                        CHECK(to_c.empty());
-                    }
-                    CHECK(o.tx_pkts == (odd == 0 ? n : n - 1));
-                    REQUIRE(punts.size() == (odd == 1 ? 1u : 0u));
-                    if (odd == 1) {
-                        CHECK(punts[0].why == PuntReason::local);
-                        CHECK(punts[0].frame == in[at]);
-                    }
-                    CHECK(o.drops[idx(DropReason::oversize)] == (odd == 2 ? 1u : 0u));
-                    CHECK(total_drops(o) == (odd == 2 ? 1u : 0u));
-                    CHECK(o.rx_bytes == bytes_of(in));
-                    CHECK(o.tx_bytes == sent_bytes);
-                    CHECK(rig.queued_out() == 0);
-                    rig.check_pools_full();
+                    route_odd_one(rig, in, at, odd, to_b);
                 }
             }
 }
