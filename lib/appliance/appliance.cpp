@@ -288,7 +288,7 @@ Status Appliance::wire_workers() {
             w->router = router_->view();
             w->punt = router_->punt_ring(wp.id);
             w->rcu_id = wp.id;
-            w->l3_own_mac = own_mac_key(ports_[wp.rx_port].port->mac().bytes.data());
+            set_l3_own_mac(*w, ports_[wp.rx_port].port->mac().bytes.data());
             w->l3_rx_checksum = ports_[wp.rx_port].port->rx_ipv4_checksum();
             w->l3_kernel_groups = !cfg_.ports[wp.rx_port].kernel_interface.empty();
             set_icmp_budget(*w, cfg_.l3.icmp_rate_limit, cfg_.l3.icmp_rate_burst, rte_get_tsc_hz());

@@ -106,6 +106,10 @@ struct alignas(64) WorkerContext {
     // The rx port's MAC in the first 6 bytes (the rest 0), as an 8-byte load
     // of a frame's start holds its destination: the plain path's compare.
     uint64_t l3_own_mac = 0;
+    // A plain IPv4 frame's first 16 bytes where they are fixed: the port's
+    // MAC (0-5), EtherType and version with IHL (12-14); the rest 0. Set
+    // with l3_own_mac by set_l3_own_mac.
+    alignas(16) uint8_t l3_v4_head[16] = {};
     // The rx port flags IPv4 header checksums (checksum offload): the plain
     // path tests the flag first. Without it, no packet is flagged and the
     // path sums every header without testing a flag that is never set.

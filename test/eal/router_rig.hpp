@@ -214,7 +214,7 @@ struct RouterRig {
         w->router = router->view();
         w->punt = router->punt_ring(id);
         w->rcu_id = id;
-        w->l3_own_mac = own_mac_key(macs[rx_port].bytes.data());
+        set_l3_own_mac(*w, macs[rx_port].bytes.data());
         set_icmp_budget(*w, cfg.l3.icmp_rate_limit, cfg.l3.icmp_rate_burst, rte_get_tsc_hz());
         for (size_t p = 0; p < 3; ++p) {
             w->l3_tx[p] = {ports[p].id, uint16_t(id), nullptr};
@@ -244,7 +244,7 @@ struct RouterRig {
     BurstOutcome route(const std::vector<Bytes>& frames, size_t in_port = kA, unsigned worker = 0,
                        uint64_t ol_flags = 0) {
         REQUIRE(frames.size() <= kMaxBurst);
-        workers[worker]->l3_own_mac = own_mac_key(macs[in_port].bytes.data());
+        set_l3_own_mac(*workers[worker], macs[in_port].bytes.data());
         rte_mbuf* pkts[kMaxBurst];
         for (size_t i = 0; i < frames.size(); ++i) {
             pkts[i] = mbuf(frames[i], in_port);
