@@ -464,6 +464,17 @@ inline bool is_plain(const Classified& c) {
            c.drop == DropReason::count;
 }
 
+// The next hop of an IPv4 destination (host order), as ipv4_lookup finds
+// it: a tbl24 entry that is no group's holds the next hop's index << 1,
+// which times 8 is its byte offset in the table of 16-byte entries (one
+// lea, where the index and then the offset took two more).
+inline const NextHop& ipv4_next_hop(const Ipv4Tables& t, const NextHop* hops, uint32_t dst) {
+    static_assert(sizeof(NextHop) == 16);
+    const uint32_t e = t.tbl24[dst >> 8];
+    if (e & kIpv4Extended) return hops[t.tbl8[(e >> 1) * kIpv4GroupEntries + (dst & 0xff)]];
+    return *reinterpret_cast<const NextHop*>(reinterpret_cast<const char*>(hops) + size_t(e) * 8);
+}
+
 // The fast path of a chunk: plain IPv4 packets (untagged, 20-byte header,
 // TTL > 1, checksum right: the usual case) to one port, each classified,
 // looked up (the tables inline), checked against its next hop's frame limit
@@ -488,7 +499,7 @@ unsigned route_plain_v4(const WorkerContext& w, rte_mbuf** pkts, unsigned n, Out
         const bool cksum_good = kRxChecksum && rx_checksum_good(m);
         if (unlikely(!plain_ipv4(f, m->data_len, len, cksum_good, pc))) return false;
         const uint32_t dst = rte_be_to_cpu_32(Ipv4HeaderView(f + kEtherHeaderLen).dst_addr_be());
-        const NextHop& nh = hops[ipv4_lookup(t, dst)];
+        const NextHop& nh = ipv4_next_hop(t, hops, dst);
         // max_frame is 0 unless the next hop forwards.
         if (unlikely(len > nh.max_frame)) return false;
         if (unlikely(nh.port != port)) {
