@@ -48,7 +48,7 @@ uint16_t drop_oversize(rte_mbuf** pkts, uint16_t n, uint32_t max_frame_bytes, Pa
 #ifdef __SSE4_1__
 // Four lengths at a time in one SSE register, summed and maxed there: a
 // load of each mbuf pointer and of its pkt_len into a lane, then an add and
-// a max for all four; 3.3 instructions a packet where the scalar loop's
+// a max for all four; 4 instructions a packet where the scalar loop's
 // add, bias and or took 5.8 (callgrind). The 32-bit lanes cannot wrap
 // while every length is within the limit (n / 4 frames of at most 64 KB
 // each); when one is not, the slow path counts again in 64 bits.

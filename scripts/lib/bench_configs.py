@@ -101,7 +101,8 @@ def write_pmdfwd_scaling_config(path, setup, prefix, workers, variant):
              "",
              "[pool]",
              f'model = "{model}"',
-             f"mbufs = {MBUFS}",
+             # One shared pool holds what every worker's would.
+             f"mbufs = {MBUFS * workers if variant == 'shared' else MBUFS}",
              f"cache = {CACHE}"]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -115,11 +115,13 @@ if [[ -n $TRACE ]]; then
     done
     [[ -n $traced ]] || { echo "$0: trace start failed; see $log" >&2; exit 1; }
 fi
+reached=
 for ((i = 0; i < 600; i++)); do
     sleep 1
     kill -0 $pid 2>/dev/null || { echo "$0: pmdfwd ended early; see $log" >&2; exit 1; }
-    [[ $(sent) -ge $PACKETS ]] && break
+    [[ $(sent) -ge $PACKETS ]] && { reached=1; break; }
 done
+[[ -n $reached ]] || { echo "$0: fewer than $PACKETS packets in 600 s; see $log" >&2; exit 1; }
 if [[ -n $TRACE ]]; then
     "$PMDCTL" --file-prefix "$PREFIX" --json trace show >"$OUT/$MODE-$FAMILY-trace.json" 2>&1 || true
 fi

@@ -112,8 +112,8 @@ class Profile:
     def line(self) -> str:
         p = max(self.packets, 1)
         return (f"total={self.total} drivers={self.drivers} own={self.own} packets={self.packets} "
-                f"per_packet={self.total / p:.1f} drivers_per_packet={self.drivers / p:.1f} "
-                f"own_per_packet={self.own / p:.1f}")
+                f"per_packet={self.total / p:.2f} drivers_per_packet={self.drivers / p:.2f} "
+                f"own_per_packet={self.own / p:.2f}")
 
 
 def main(argv) -> int:

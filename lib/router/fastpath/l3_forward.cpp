@@ -752,7 +752,7 @@ void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutco
 // classification and lookup the burst makes, told as steps.
 void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, PuntReason& punt) {
     const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
-    const bool cksum_good = rx_checksum_good(m);
+    const bool cksum_good = w.l3_rx_checksum && rx_checksum_good(m);
     const PlainChecks pc(w);
     const Classified c = plain_ipv4(f, m->data_len, m->pkt_len, cksum_good, pc)
                              ? kPlainV4
