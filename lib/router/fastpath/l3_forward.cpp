@@ -231,14 +231,6 @@ __attribute__((noinline)) Classified classify_slow(const WorkerContext& w, const
     return c;
 }
 
-// Anything but plain IPv4, which route_chunk tells apart itself.
-inline Classified classify_rest(const WorkerContext& w, const rte_mbuf* m, const uint8_t* f,
-                                bool cksum_good, const PlainChecks& pc) {
-    if (plain_ipv6(f, m->data_len, m->pkt_len, pc))
-        return {Step::lookup_v6, false, kEtherHeaderLen, DropReason::count};
-    return classify_slow(w, m, f, cksum_good);
-}
-
 inline bool rx_checksum_good(const rte_mbuf* m) {
     return (m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) == RTE_MBUF_F_RX_IP_CKSUM_GOOD;
 }
@@ -754,9 +746,10 @@ void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, Pu
     const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
     const bool cksum_good = w.l3_rx_checksum && rx_checksum_good(m);
     const PlainChecks pc(w);
-    const Classified c = plain_ipv4(f, m->data_len, m->pkt_len, cksum_good, pc)
-                             ? kPlainV4
-                             : classify_rest(w, m, f, cksum_good, pc);
+    const Classified c = plain_ipv4(f, m->data_len, m->pkt_len, cksum_good, pc) ? kPlainV4
+                         : plain_ipv6(f, m->data_len, m->pkt_len, pc)
+                             ? kPlainV6
+                             : classify_slow(w, m, f, cksum_good);
     TraceStep cls{.kind = TraceStepKind::classified};
     cls.flag = c.ttl_expired;
     cls.value = uint32_t(c.drop);
