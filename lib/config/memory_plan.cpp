@@ -37,9 +37,8 @@ uint64_t mbuf_pool_bytes(uint64_t mbufs, uint64_t data_room, uint64_t page_bytes
 
 // IPv4 (Ipv4Fib): 2^24 four-byte entries, a group of 256 of them per /24
 // with longer prefixes and 1024 for groups in their grace period, and
-// rte_rib's nodes, two a route at most. IPv6 (rte_fib6's trie): 2^24
-// entries and 256 a group, two bytes each or four past 32767 groups, and
-// rte_rib6's nodes, two a route. A node of either family is an object of
+// rte_rib's nodes, two a route at most. IPv6 (Ipv6Fib): the same, with
+// its groups and grace period, and rte_rib6's nodes, two a route. A node of either family is an object of
 // rte_rib's mempool: the node and its header padded to 192 bytes (the
 // mempool spreads objects over memory channels), 16 more in its ring and
 // cache; measured: 211 bytes a node (rte_malloc's heap before and after
@@ -49,10 +48,8 @@ constexpr uint64_t kRibNode = 211;
 uint64_t route_table_bytes(const L3Config& l3) {
     const uint64_t v4 = (uint64_t(1) << 24) * 4 + (uint64_t(ipv4_groups(l3)) + 1024) * 256 * 4 +
                         2 * uint64_t(l3.max_routes) * kRibNode;
-    const uint64_t groups6 = ipv6_groups(l3);
-    const uint64_t entry6 = groups6 <= kMaxShortRouteGroups ? 2 : 4;
-    const uint64_t v6 =
-        ((uint64_t(1) << 24) + groups6 * 256) * entry6 + 2 * uint64_t(ipv6_routes(l3)) * kRibNode;
+    const uint64_t v6 = (uint64_t(1) << 24) * 4 + (uint64_t(ipv6_groups(l3)) + 1024) * 256 * 4 +
+                        2 * uint64_t(ipv6_routes(l3)) * kRibNode;
     return v4 + v6;
 }
 

@@ -110,6 +110,9 @@ struct alignas(64) WorkerContext {
     // MAC (0-5), EtherType and version with IHL (12-14); the rest 0. Set
     // with l3_own_mac by set_l3_own_mac.
     alignas(16) uint8_t l3_v4_head[16] = {};
+    // And a plain IPv6 frame's: the MAC, EtherType 0x86dd and version 6 in
+    // byte 14's upper half (the lower half, traffic class, masked off).
+    alignas(16) uint8_t l3_v6_head[16] = {};
     // The rx port flags IPv4 header checksums (checksum offload): the plain
     // path tests the flag first. Without it, no packet is flagged and the
     // path sums every header without testing a flag that is never set.

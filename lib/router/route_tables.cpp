@@ -4,7 +4,6 @@
 #include "route_tables.hpp"
 
 #include <rte_errno.h>
-#include <rte_fib6.h>
 #include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
@@ -59,23 +58,17 @@ Result<std::unique_ptr<RouterTables>> RouterTables::create(const std::string& na
     auto fib4 = Ipv4Fib::create(name, cfg.max_routes, ipv4_groups(cfg), t->rcu_, socket);
     if (!fib4) return fib4.error();
     t->fib4_ = std::move(fib4.value());
-    rte_fib6_conf c6{};
-    c6.type = RTE_FIB6_TRIE;
-    c6.default_nh = kUnreachableNextHop;
-    c6.max_routes = int(ipv6_routes(cfg));
-    c6.trie.num_tbl8 = ipv6_groups(cfg);
-    // Two-byte entries keep one bit: 32767 groups at most; more take four.
-    c6.trie.nh_sz = c6.trie.num_tbl8 <= kMaxShortRouteGroups ? RTE_FIB6_TRIE_2B : RTE_FIB6_TRIE_4B;
-    t->fib6_ = rte_fib6_create((name + "_v6").c_str(), socket, &c6);
-    if (!t->fib6_)
-        return make_error("l3: " + dpdk_error("rte_fib6_create") +
-                          " (the IPv6 table: raise eal.memory_mb)");
+    // IPv6: the same design, one level a byte past the first 24 bits
+    // (ipv6_fib.hpp).
+    auto fib6 = Ipv6Fib::create(name, ipv6_routes(cfg), ipv6_groups(cfg), t->rcu_, socket);
+    if (!fib6) return fib6.error();
+    t->fib6_ = std::move(fib6.value());
 
     return t;
 }
 
 RouterTables::~RouterTables() {
-    if (fib6_) rte_fib6_free(fib6_);
+    fib6_.reset();
     fib4_.reset();
     rte_free(rcu_);
     rte_free(group_buckets_);
@@ -133,6 +126,7 @@ uint32_t RouterTables::group_member(uint32_t group_hop, unsigned bucket) const {
 
 void RouterTables::reclaim() {
     fib4_->reclaim();
+    fib6_->reclaim();
     while (!retired_.empty() && rte_rcu_qsbr_check(rcu_, retired_.front().token, false) == 1) {
         const uint32_t index = retired_.front().index;
         // A group's buckets go with it: no worker can read them any more.
@@ -151,7 +145,7 @@ void RouterTables::reclaim() {
 Status RouterTables::set_route(const IpPrefix& prefix, uint32_t next_hop) {
     const int rc = prefix.address.family == IpFamily::v4
                        ? fib4_->add(prefix.address.v4_host_order(), prefix.length, next_hop)
-                       : rte_fib6_add(fib6_, prefix.address.bytes.data(), prefix.length, next_hop);
+                       : fib6_->add(prefix.address.bytes.data(), prefix.length, next_hop);
     if (rc != 0)
         return make_error(
             "l3: cannot add route " + prefix.to_string() + ": " +
@@ -165,7 +159,7 @@ Status RouterTables::set_route(const IpPrefix& prefix, uint32_t next_hop) {
 Status RouterTables::delete_route(const IpPrefix& prefix) {
     const int rc = prefix.address.family == IpFamily::v4
                        ? fib4_->remove(prefix.address.v4_host_order(), prefix.length)
-                       : rte_fib6_delete(fib6_, prefix.address.bytes.data(), prefix.length);
+                       : fib6_->remove(prefix.address.bytes.data(), prefix.length);
     if (rc != 0)
         return make_error(
             "l3: cannot delete route " + prefix.to_string() + ": " + rte_strerror(-rc), rc);
@@ -174,13 +168,7 @@ Status RouterTables::delete_route(const IpPrefix& prefix) {
 
 uint32_t RouterTables::lookup(const IpAddress& address) const {
     if (address.family == IpFamily::v4) return fib4_->lookup(address.v4_host_order());
-    uint64_t nh = kUnreachableNextHop;
-    {
-        uint8_t ip[1][16];
-        std::copy(address.bytes.begin(), address.bytes.end(), ip[0]);
-        rte_fib6_lookup_bulk(fib6_, ip, &nh, 1);
-    }
-    return uint32_t(nh);
+    return fib6_->lookup(address.bytes.data());
 }
 
 }  // namespace pmdfwd

@@ -1,9 +1,8 @@
 // The router's forwarding tables: Ipv4Fib (IPv4, DIR-24-8 over rte_rib)
-// and rte_fib6 (IPv6, trie over rte_rib6) mapping prefixes to next-hop
-// indexes, the next-hop table the
-// workers read, and the RCU variable that tells when a next hop no worker
-// can still hold may be reused. Workers only read (RouterView); every change
-// is made by one control thread at a time, under the Router's lock.
+// and Ipv6Fib (IPv6, a trie of the same design over rte_rib6) mapping
+// prefixes to next-hop indexes, the next-hop table the workers read, and the RCU variable that
+// tells when a next hop no worker can still hold may be reused. Workers only read (RouterView);
+// every change is made by one control thread at a time, under the Router's lock.
 #pragma once
 
 #include <atomic>
@@ -17,6 +16,7 @@
 #include "error.hpp"
 #include "ip_prefix.hpp"
 #include "ipv4_fib.hpp"
+#include "ipv6_fib.hpp"
 #include "l3_config.hpp"
 #include "l3_next_hop.hpp"
 
@@ -37,7 +37,9 @@ class RouterTables {
     RouterTables(const RouterTables&) = delete;
     RouterTables& operator=(const RouterTables&) = delete;
 
-    RouterView view() const { return {fib4_->tables(), fib6_, next_hops_, group_buckets_, rcu_}; }
+    RouterView view() const {
+        return {fib4_->tables(), fib6_->tables(), next_hops_, group_buckets_, rcu_};
+    }
 
     // A new next hop, written before any route can point at it; an error
     // when all capacity() entries are in use or waiting to be reclaimed.
@@ -45,7 +47,7 @@ class RouterTables {
     // No route points at `index` any more: it is reused once every worker
     // has passed a quiescent point (reclaim()).
     void retire_next_hop(uint32_t index);
-    // Frees the retired next hops (and IPv4 groups) no worker can hold
+    // Frees the retired next hops (and groups of both tables) no worker can hold
     // now; never waits.
     void reclaim();
     const NextHop& next_hop(uint32_t index) const { return next_hops_[index]; }
@@ -76,7 +78,7 @@ class RouterTables {
     RouterTables() = default;
 
     std::unique_ptr<Ipv4Fib> fib4_;
-    rte_fib6* fib6_ = nullptr;
+    std::unique_ptr<Ipv6Fib> fib6_;
     NextHop* next_hops_ = nullptr;
     std::atomic<uint16_t>* group_buckets_ = nullptr;
     rte_rcu_qsbr* rcu_ = nullptr;

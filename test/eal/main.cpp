@@ -11,7 +11,7 @@
 int main(int argc, char** argv) {
     const std::string prefix = "pmdfwd_ealtest_" + std::to_string(getpid());
     std::vector<std::string> args = {
-        "eal_tests",   "--no-huge",     "-m",   "256",         "--no-pci",      "--lcores",
+        "eal_tests",   "--no-huge",     "-m",   "384",         "--no-pci",      "--lcores",
         "(0-2)@(0-1)", "--file-prefix", prefix, "--log-level", "lib.eal:error", "--no-telemetry"};
     std::vector<char*> eal_argv;
     for (auto& a : args) eal_argv.push_back(a.data());

@@ -96,14 +96,13 @@ inline uint32_t ipv6_routes(const L3Config& c) {
 
 // Groups of 256 entries for prefixes longer than /24. IPv4 needs one per
 // /24 that holds a longer prefix (a neighbour's host route, say): at most
-// one per route, and full tables hold few. The IPv6 trie uses one per
-// distinct upper bytes past the 24th bit, shared by the routes that share
-// them, but refuses an add unless it can reserve one per byte past the
-// route's cover of /25 or longer (or past /24), shared or not: a /48
-// reserves three. Up to 65536 IPv6 routes: five a route, at most 32767,
-// which two-byte entries index (16 MiB); past that, four-byte entries and
-// 2.5 a route, where the synthetic full table (scripts/full-table --stats)
-// reserves 2.27 and uses 0.95 (docs/config.md).
+// one per route, and full tables hold few. IPv6 needs one per path node:
+// the first 3, 4, ... bytes of a route longer than them, shared by the
+// routes that share those bytes (a /48 alone takes three, a /64 five, a
+// /128 thirteen; routes inside one /48 share all but their last ones). Up
+// to 65536 IPv6 routes: five a route, at most 32767; past that 2.5 a
+// route, where the synthetic full table (scripts/full-table --stats) needs
+// 0.95 (docs/config.md).
 constexpr uint32_t kMinRouteGroups = 256;
 constexpr uint32_t kMaxShortRouteGroups = 32767;
 inline uint32_t ipv4_groups(const L3Config& c) {

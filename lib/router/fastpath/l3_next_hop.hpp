@@ -10,8 +10,8 @@
 #include <cstring>
 
 #include "ipv4_lookup.hpp"
+#include "ipv6_lookup.hpp"
 
-struct rte_fib6;
 struct rte_rcu_qsbr;
 struct rte_ring;
 
@@ -57,7 +57,7 @@ constexpr uint32_t kUnreachableNextHop = 0;
 // The router's tables as a worker reads them (all shared, read-only).
 struct RouterView {
     Ipv4Tables v4;
-    rte_fib6* fib6 = nullptr;
+    Ipv6Tables v6;
     const NextHop* next_hops = nullptr;
     // kEcmpBuckets next-hop indexes per group, group slot after slot; a
     // bucket changes in place (one store) when its path's neighbour does.
