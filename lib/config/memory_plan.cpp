@@ -38,11 +38,10 @@ uint64_t mbuf_pool_bytes(uint64_t mbufs, uint64_t data_room, uint64_t page_bytes
 // IPv4 (Ipv4Fib): 2^24 four-byte entries, a group of 256 of them per /24
 // with longer prefixes and 1024 for groups in their grace period, and
 // rte_rib's nodes, two a route at most. IPv6 (Ipv6Fib): the same, with
-// its groups and grace period, and rte_rib6's nodes, two a route. A node of either family is an object of
-// rte_rib's mempool: the node and its header padded to 192 bytes (the
-// mempool spreads objects over memory channels), 16 more in its ring and
-// cache; measured: 211 bytes a node (rte_malloc's heap before and after
-// rte_rib_create of a million nodes).
+// its groups and grace period, and rte_rib6's nodes, two a route. A node of either family is an
+// object of rte_rib's mempool: the node and its header padded to 192 bytes (the mempool spreads
+// objects over memory channels), 16 more in its ring and cache; measured: 211 bytes a node
+// (rte_malloc's heap before and after rte_rib_create of a million nodes).
 constexpr uint64_t kRibNode = 211;
 
 uint64_t route_table_bytes(const L3Config& l3) {
