@@ -1,7 +1,8 @@
 // The router's lookup alone: rte_fib (DIR24_8 with 2-byte next hops, the
 // table pmdfwd's router built for IPv4 until it moved to rte_lpm on these
 // figures) against rte_lpm (the one DPDK's l3fwd uses),
-// and rte_fib6 (trie) against rte_lpm6, on the tables scripts/bench routes
+// and rte_fib6 (trie) against rte_lpm6 and pmdfwd's own IPv6 table
+// (Ipv6Fib, looked up inline as the workers do), on the tables scripts/bench routes
 // with (512 /24s or /64s) and on 100000 routes, in bursts of 32 addresses
 // as a worker's burst brings them. Two address sets per table: the bench's
 // 256 flows (198.18.n.1, 2001:2:0:n::1), whose entries stay in L1, and
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "bench_args.hpp"
+#include "ipv6_fib.hpp"
 
 namespace {
 
@@ -45,6 +47,9 @@ constexpr uint32_t kTbl8v6 = 8192;
 // up to what 2-byte next hops can index (32767 groups): 6000 routes.
 constexpr uint32_t kTbl8PerV6Route = 5;
 constexpr uint32_t kMaxTbl8v6 = 32767;
+// The /64s of 2001:2::/48 share their path to byte 5 and need a group for
+// each 256 of them besides (ipv6_fib.cpp's path nodes).
+constexpr uint32_t kOwnGroupsV6 = 4096;
 constexpr uint32_t kBigV6Routes = 6000;
 
 struct Options {
@@ -263,7 +268,9 @@ int bench_v6(const Options& o, uint32_t routes, const char* label, std::mt19937&
     lc.number_tbl8s = 1 << 16;  // l3fwd's
     rte_lpm6* lpm =
         rte_lpm6_create((std::string("bench_lpm6_") + label).c_str(), SOCKET_ID_ANY, &lc);
-    if (!fib || !lpm) {
+    auto own = pmdfwd::Ipv6Fib::create(std::string("own6_") + label, routes + 16, kOwnGroupsV6,
+                                       nullptr, SOCKET_ID_ANY);
+    if (!fib || !lpm || !own) {
         std::fprintf(stderr, "fib_lookup_bench: creating the %s IPv6 tables failed\n", label);
         return 1;
     }
@@ -273,7 +280,7 @@ int bench_v6(const Options& o, uint32_t routes, const char* label, std::mt19937&
         const uint32_t next_hop = 1 + n % 4;
         const int rc_fib = rte_fib6_add(fib, p, 64, next_hop);
         const int rc_lpm = rte_lpm6_add(lpm, p, 64, next_hop);
-        if (rc_fib != 0 || rc_lpm != 0) {
+        if (rc_fib != 0 || rc_lpm != 0 || own.value()->add(p, 64, next_hop) != 0) {
             std::fprintf(
                 stderr,
                 "fib_lookup_bench: adding IPv6 route %u: rte_fib6_add %d, rte_lpm6_add %d\n", n,
@@ -288,8 +295,20 @@ int bench_v6(const Options& o, uint32_t routes, const char* label, std::mt19937&
     for (const bool flows : {true, false}) {
         const auto addrs = v6_addresses(flows, routes, rng);
         if (!same_v6(fib, lpm, addrs)) return 1;
+        const pmdfwd::Ipv6Tables t = own.value()->tables();
+        for (size_t i = 0; i < addrs.size(); ++i) {
+            uint64_t want = 0;
+            rte_fib6_lookup_bulk(
+                fib, reinterpret_cast<uint8_t(*)[16]>(const_cast<uint8_t*>(addrs[i].data())), &want,
+                1);
+            if (pmdfwd::ipv6_lookup(t, addrs[i].data()) != want) {
+                std::fprintf(stderr, "fib_lookup_bench: IPv6 address %zu: Ipv6Fib differs\n", i);
+                return 1;
+            }
+        }
         std::vector<Result> rs = {{"rte_fib6_lookup_bulk scalar", {}},
-                                  {"rte_lpm6_lookup_bulk_func", {}}};
+                                  {"rte_lpm6_lookup_bulk_func", {}},
+                                  {"pmdfwd ipv6_lookup inline", {}}};
         if (avx512) rs.push_back({"rte_fib6_lookup_bulk avx512", {}});
         uint64_t sink = 0;
         for (unsigned round = 0; round < o.rounds; ++round) {
@@ -308,9 +327,15 @@ int bench_v6(const Options& o, uint32_t routes, const char* label, std::mt19937&
                     nh, kBurst);
                 sink += uint64_t(nh[0] + nh[kBurst - 1]);
             }));
+            rs[2].ns.push_back(time_pass(o6, addrs.size(), [&](size_t at) {
+                uint32_t nh[kBurst];
+                for (unsigned i = 0; i < kBurst; ++i)
+                    nh[i] = pmdfwd::ipv6_lookup(t, addrs[at + i].data());
+                sink += nh[0] + nh[kBurst - 1];
+            }));
             if (avx512) {
                 rte_fib6_select_lookup(fib, RTE_FIB6_LOOKUP_TRIE_VECTOR_AVX512);
-                rs[2].ns.push_back(time_pass(o6, addrs.size(), [&](size_t at) {
+                rs[3].ns.push_back(time_pass(o6, addrs.size(), [&](size_t at) {
                     uint64_t nh[kBurst];
                     rte_fib6_lookup_bulk(
                         fib,
