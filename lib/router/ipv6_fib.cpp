@@ -22,6 +22,8 @@
 
 #include <algorithm>
 
+#include "l3_config.hpp"
+
 namespace pmdfwd {
 
 namespace {
@@ -37,6 +39,7 @@ constexpr unsigned kStride = 8;  // bits a group takes
 constexpr uint32_t kV6GraceGroups = 1024;
 // A group is found by the index of its first entry, kept below kIpv6Group.
 constexpr uint64_t kMaxGroups = kIpv6Group / kIpv6GroupEntries;
+static_assert(kMaxIpv6Groups + kV6GraceGroups <= kMaxGroups, "l3_config.hpp's cap fits");
 
 Address from_bytes(const uint8_t* b) {
     Address a = 0;
@@ -248,9 +251,8 @@ void Ipv6Fib::retire_tree(uint32_t group_entry) {
 uint32_t* Ipv6Fib::group_of(uint32_t* entry) {
     if (*entry & kIpv6Group) return entries_of(*entry);
     if (free_groups_.empty()) {
-        // cover() counted the groups this change makes against those free
-        // or retired: wait for the workers' next quiescent point (they pass
-        // one every poll) for the retired ones.
+        // Only retired groups are left: wait for the workers' next
+        // quiescent point (they pass one every poll) to have them back.
         if (!retired_.empty() && rcu_) rte_rcu_qsbr_check(rcu_, retired_.back().token, true);
         reclaim();
         // Every live group is at a path node, and add() keeps those to

@@ -280,11 +280,13 @@ int bench_v6(const Options& o, uint32_t routes, const char* label, std::mt19937&
         const uint32_t next_hop = 1 + n % 4;
         const int rc_fib = rte_fib6_add(fib, p, 64, next_hop);
         const int rc_lpm = rte_lpm6_add(lpm, p, 64, next_hop);
-        if (rc_fib != 0 || rc_lpm != 0 || own.value()->add(p, 64, next_hop) != 0) {
+        const int rc_own = own.value()->add(p, 64, next_hop);
+        if (rc_fib != 0 || rc_lpm != 0 || rc_own != 0) {
             std::fprintf(
                 stderr,
-                "fib_lookup_bench: adding IPv6 route %u: rte_fib6_add %d, rte_lpm6_add %d\n", n,
-                rc_fib, rc_lpm);
+                "fib_lookup_bench: adding IPv6 route %u: rte_fib6_add %d, rte_lpm6_add %d, "
+                "Ipv6Fib::add %d\n",
+                n, rc_fib, rc_lpm, rc_own);
             return 1;
         }
     }

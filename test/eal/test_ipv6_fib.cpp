@@ -117,6 +117,10 @@ TEST_CASE("ipv6 fib: random adds, changes and deletes match longest-prefix match
             ++mismatched_steps;
         }
         CHECK(fib->routes() == routes.size());
+        // No reader: every retired group comes back at once, and the ones
+        // in use stay within what the path nodes allow.
+        fib->reclaim();
+        CHECK(fib->groups_in_use() <= groups);
     }
     CHECK(mismatched_steps == 0);
     if (groups < 100) CHECK(refused > 100);
@@ -195,7 +199,7 @@ TEST_CASE("ipv6 fib: a folded group is reused only after every reader's quiescen
     REQUIRE(rte_rcu_qsbr_init(rcu, 1) == 0);
     REQUIRE(rte_rcu_qsbr_thread_register(rcu, 0) == 0);
     rte_rcu_qsbr_thread_online(rcu, 0);
-    auto fib = make_fib6("fib6_grace", 16, 2, rcu);
+    auto fib = make_fib6("fib6_grace", 16, 3, rcu);
     const Addr6 net = addr6({0x20, 0x01, 0x0d, 0xb8});  // /32: one group under its /24
     const Addr6 half = addr6({0x20, 0x01, 0x0d, 0xb8, 0x80});
     const uint32_t block = 0x20010d;
@@ -203,7 +207,7 @@ TEST_CASE("ipv6 fib: a folded group is reused only after every reader's quiescen
     REQUIRE(fib->add(net.data(), 32, 1) == 0);
     // A /33 with another hop makes a second group; removing it folds it.
     // While the reader holds on, every fold leaves its group retired and
-    // the next /33 gets a fresh one, past the two the table may hold live.
+    // the next /33 gets a fresh one, past the three the table may hold live.
     std::set<uint32_t> seen;
     for (int i = 0; i < 100; ++i) {
         REQUIRE(fib->add(half.data(), 33, 2) == 0);
@@ -223,6 +227,24 @@ TEST_CASE("ipv6 fib: a folded group is reused only after every reader's quiescen
     CHECK(fib->groups_in_use() == 1);
     REQUIRE(fib->add(half.data(), 33, 2) == 0);
     CHECK(fib->groups_in_use() == 2);
+    // A group below a group: a /41 under the /33 makes one more. Removing
+    // the /41 and then the /33 folds both, one after the other, and
+    // neither is reused while the reader holds on.
+    const Addr6 deeper = addr6({0x20, 0x01, 0x0d, 0xb8, 0x80, 0x80});
+    REQUIRE(fib->add(deeper.data(), 41, 3) == 0);
+    CHECK(fib->groups_in_use() == 3);
+    CHECK(fib->lookup(deeper.data()) == 3);
+    CHECK(fib->lookup(half.data()) == 2);
+    REQUIRE(fib->remove(deeper.data(), 41) == 0);
+    REQUIRE(fib->remove(half.data(), 33) == 0);
+    fib->reclaim();
+    CHECK(fib->groups_in_use() == 3);  // one live, two retired
+    REQUIRE(fib->add(half.data(), 33, 2) == 0);
+    REQUIRE(fib->add(deeper.data(), 41, 3) == 0);
+    CHECK(fib->groups_in_use() == 5);  // two fresh ones, none reused
+    rte_rcu_qsbr_quiescent(rcu, 0);
+    fib->reclaim();
+    CHECK(fib->groups_in_use() == 3);
     rte_rcu_qsbr_thread_offline(rcu, 0);
     fib.reset();
     rte_free(rcu);

@@ -105,12 +105,17 @@ inline uint32_t ipv6_routes(const L3Config& c) {
 // 0.95 (docs/config.md).
 constexpr uint32_t kMinRouteGroups = 256;
 constexpr uint32_t kMaxShortRouteGroups = 32767;
+// What the IPv6 table can index (a group's first entry, below the sign
+// bit, less its grace period's): the 2.5 a route stop there, at 3.3
+// million routes, which would need that many groups only if nearly every
+// one were a /48 from a different /40.
+constexpr uint32_t kMaxIpv6Groups = (1u << 23) - 1024;
 inline uint32_t ipv4_groups(const L3Config& c) {
     return std::clamp(c.max_routes, kMinRouteGroups, kMaxShortRouteGroups);
 }
 inline uint32_t ipv6_groups(const L3Config& c) {
     const uint64_t routes = ipv6_routes(c);
-    if (routes > 65536) return uint32_t(routes * 5 / 2);
+    if (routes > 65536) return uint32_t(std::min<uint64_t>(routes * 5 / 2, kMaxIpv6Groups));
     return uint32_t(std::clamp<uint64_t>(routes * 5, kMinRouteGroups, kMaxShortRouteGroups));
 }
 

@@ -723,8 +723,8 @@ __attribute__((noinline)) void route_rest(const WorkerContext& w, rte_mbuf** pkt
 template <bool kRxChecksum>
 void route_chunk(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, Outputs& o,
                  BurstOutcome& out) {
-    unsigned done =
-        route_plain < kRxChecksum ? Plain::v4_rx_checksum : Plain::v4 > (w, pkts, n, o, out);
+    constexpr Plain kV4 = kRxChecksum ? Plain::v4_rx_checksum : Plain::v4;
+    unsigned done = route_plain<kV4>(w, pkts, n, o, out);
     // A chunk that starts with IPv6: its own pass (which a packet of IPv4
     // stops, for route_rest to take).
     if (done == 0) done = route_plain_v6(w, pkts, n, o, out);

@@ -27,7 +27,8 @@ inline uint64_t own_mac_key(const uint8_t* mac) {
 }
 
 // The rx port's MAC as the plain paths compare it: l3_own_mac, and the
-// first 16 bytes of a plain IPv4 frame to it (l3_v4_head).
+// first 16 bytes of a plain IPv4 and IPv6 frame to it (l3_v4_head,
+// l3_v6_head).
 void set_l3_own_mac(WorkerContext& w, const uint8_t* mac);
 
 void route_burst(const WorkerContext& w, rte_mbuf** pkts, uint16_t n, BurstOutcome& out);
