@@ -9,7 +9,6 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
-#include <rte_rcu_qsbr.h>
 #include <rte_rib.h>
 
 #include <algorithm>
@@ -20,10 +19,6 @@ namespace pmdfwd {
 namespace {
 
 constexpr uint64_t kTbl24Entries = uint64_t(1) << 24;
-// Groups past the limit, for /24s whose group folded and is in its grace
-// period when the /24 needs one again: reclaim() runs before every change
-// (and the control path's poll), so a grace period rarely holds many.
-constexpr uint32_t kGraceGroups = 1024;
 // rte_rib makes at most one node besides the prefix's own (where two
 // prefixes part), so twice the prefixes.
 uint32_t rib_nodes(uint32_t max_routes) { return 2 * max_routes; }
@@ -35,10 +30,8 @@ uint64_t block_base(uint32_t block) { return uint64_t(block) << 8; }
 Result<std::unique_ptr<Ipv4Fib>> Ipv4Fib::create(const std::string& name, uint32_t max_routes,
                                                  uint32_t groups, rte_rcu_qsbr* rcu, int socket) {
     std::unique_ptr<Ipv4Fib> f(new Ipv4Fib());
-    f->rcu_ = rcu;
     f->max_routes_ = max_routes;
     f->groups_ = groups;
-    f->total_groups_ = groups + kGraceGroups;
     const std::string more = " (the IPv4 table: raise eal.memory_mb)";
     rte_rib_conf rc{};
     rc.max_nodes = int(rib_nodes(max_routes));
@@ -48,11 +41,11 @@ Result<std::unique_ptr<Ipv4Fib>> Ipv4Fib::create(const std::string& name, uint32
                           more);
     f->tbl24_ = static_cast<uint32_t*>(
         rte_zmalloc_socket((name + "_tbl24").c_str(), kTbl24Entries * 4, 64, socket));
-    f->tbl8_ = static_cast<uint32_t*>(rte_zmalloc_socket(
-        (name + "_tbl8").c_str(), uint64_t(f->total_groups_) * kIpv4GroupEntries * 4, 64, socket));
+    f->tbl8_ = static_cast<uint32_t*>(
+        rte_zmalloc_socket((name + "_tbl8").c_str(),
+                           uint64_t(groups + kFibGraceGroups) * kIpv4GroupEntries * 4, 64, socket));
     if (!f->tbl24_ || !f->tbl8_) return make_error("l3: cannot allocate the IPv4 table" + more);
-    f->free_groups_.reserve(f->total_groups_);
-    for (uint32_t g = f->total_groups_; g > 0; --g) f->free_groups_.push_back(g - 1);
+    f->pool_.emplace(groups + kFibGraceGroups, rcu);
     return f;
 }
 
@@ -148,7 +141,7 @@ int Ipv4Fib::fill(uint64_t from, uint64_t to, uint32_t next_hop) {
             for (uint32_t b = block; b < last; ++b) {
                 const uint32_t was = tbl24_[b];
                 store(&tbl24_[b], next_hop << 1);
-                if (was & kIpv4Extended) retire_group(was >> 1);
+                if (was & kIpv4Extended) pool_->retire(was >> 1);
             }
             from = block_base(last);
             continue;
@@ -167,16 +160,9 @@ int Ipv4Fib::fill(uint64_t from, uint64_t to, uint32_t next_hop) {
 int Ipv4Fib::group_of(uint32_t block) {
     const uint32_t entry = tbl24_[block];
     if (entry & kIpv4Extended) return int(entry >> 1);
-    if (free_groups_.empty()) {
-        // Every group is held or in its grace period: wait for the workers'
-        // next quiescent point (they pass one every poll) rather than leave
-        // a change half made.
-        if (!retired_.empty()) rte_rcu_qsbr_check(rcu_, retired_.back().token, true);
-        reclaim();
-        if (free_groups_.empty()) return -ENOSPC;
-    }
-    const uint32_t group = free_groups_.back();
-    free_groups_.pop_back();
+    const std::optional<uint32_t> taken = pool_->take();
+    if (!taken) return -ENOSPC;
+    const uint32_t group = *taken;
     uint32_t* entries = tbl8_ + uint64_t(group) * kIpv4GroupEntries;
     std::fill_n(entries, kIpv4GroupEntries, entry >> 1);
     store(&tbl24_[block], (group << 1) | kIpv4Extended);
@@ -189,19 +175,7 @@ void Ipv4Fib::collapse_if_uniform(uint32_t block, uint32_t group) {
                      [first = entries[0]](uint32_t e) { return e == first; }))
         return;
     store(&tbl24_[block], entries[0] << 1);
-    retire_group(group);
-}
-
-void Ipv4Fib::retire_group(uint32_t group) {
-    retired_.push_back({rcu_ ? rte_rcu_qsbr_start(rcu_) : 0, group});
-}
-
-void Ipv4Fib::reclaim() {
-    while (!retired_.empty() &&
-           (!rcu_ || rte_rcu_qsbr_check(rcu_, retired_.front().token, false) == 1)) {
-        free_groups_.push_back(retired_.front().group);
-        retired_.pop_front();
-    }
+    pool_->retire(group);
 }
 
 }  // namespace pmdfwd

@@ -8,13 +8,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "error.hpp"
+#include "fib_groups.hpp"
 #include "ipv4_lookup.hpp"
 
 struct rte_rib;
@@ -42,9 +42,9 @@ class Ipv4Fib {
     uint32_t lookup(uint32_t ip) const { return ipv4_lookup(tables(), ip); }
 
     // Frees the retired groups no worker can hold now; never waits.
-    void reclaim();
+    void reclaim() { pool_->reclaim(); }
     uint32_t routes() const { return routes_; }
-    uint32_t groups_in_use() const { return total_groups_ - uint32_t(free_groups_.size()); }
+    uint32_t groups_in_use() const { return pool_->in_use(); }
 
   private:
     Ipv4Fib() = default;
@@ -55,22 +55,14 @@ class Ipv4Fib {
     int fill(uint64_t from, uint64_t to, uint32_t next_hop);
     int group_of(uint32_t block);  // the /24's group, made if it has none
     void collapse_if_uniform(uint32_t block, uint32_t group);
-    void retire_group(uint32_t group);
     void store(uint32_t* entry, uint32_t value);
 
     rte_rib* rib_ = nullptr;
-    rte_rcu_qsbr* rcu_ = nullptr;
     uint32_t* tbl24_ = nullptr;
     uint32_t* tbl8_ = nullptr;
     uint32_t max_routes_ = 0, routes_ = 0;
-    uint32_t groups_ = 0;        // /24s with longer prefixes allowed at once
-    uint32_t total_groups_ = 0;  // and the slack for groups in their grace period
-    std::vector<uint32_t> free_groups_;
-    struct Retired {
-        uint64_t token;
-        uint32_t group;
-    };
-    std::deque<Retired> retired_;
+    uint32_t groups_ = 0;            // /24s with longer prefixes allowed at once
+    std::optional<FibGroups> pool_;  // groups_, and the slack for their grace period
     // Prefixes longer than /24 per /24 that holds any: each such /24 needs
     // one group, so adds that would need more than groups_ are refused up
     // front rather than failing half-way.

@@ -17,7 +17,6 @@
 #include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
-#include <rte_rcu_qsbr.h>
 #include <rte_rib6.h>
 
 #include <algorithm>
@@ -35,11 +34,9 @@ constexpr uint64_t kV6Tbl24Entries = uint64_t(1) << 24;
 // the rest, 104, are below them.
 constexpr unsigned kTbl24Shift = 104;
 constexpr unsigned kStride = 8;  // bits a group takes
-// As Ipv4Fib's: slack for groups in their grace period.
-constexpr uint32_t kV6GraceGroups = 1024;
 // A group is found by the index of its first entry, kept below kIpv6Group.
 constexpr uint64_t kMaxGroups = kIpv6Group / kIpv6GroupEntries;
-static_assert(kMaxIpv6Groups + kV6GraceGroups <= kMaxGroups, "l3_config.hpp's cap fits");
+static_assert(kMaxIpv6Groups + kFibGraceGroups <= kMaxGroups, "l3_config.hpp's cap fits");
 
 Address from_bytes(const uint8_t* b) {
     Address a = 0;
@@ -76,13 +73,11 @@ void for_each_entry(unsigned shift, Address first, Address last, Fn&& fn) {
 Result<std::unique_ptr<Ipv6Fib>> Ipv6Fib::create(const std::string& name, uint32_t max_routes,
                                                  uint32_t groups, rte_rcu_qsbr* rcu, int socket) {
     std::unique_ptr<Ipv6Fib> f(new Ipv6Fib());
-    f->rcu_ = rcu;
     f->max_routes_ = max_routes;
     f->groups_ = groups;
-    f->total_groups_ = groups + kV6GraceGroups;
     const std::string more = " (the IPv6 table: raise eal.memory_mb)";
-    if (f->total_groups_ > kMaxGroups)
-        return make_error("l3: at most " + std::to_string(kMaxGroups - kV6GraceGroups) +
+    if (uint64_t(groups) + kFibGraceGroups > kMaxGroups)
+        return make_error("l3: at most " + std::to_string(kMaxGroups - kFibGraceGroups) +
                           " IPv6 groups");
     rte_rib6_conf rc{};
     // As rte_rib's: at most one node besides each prefix's own.
@@ -95,10 +90,9 @@ Result<std::unique_ptr<Ipv6Fib>> Ipv6Fib::create(const std::string& name, uint32
         rte_zmalloc_socket((name + "_v6tbl24").c_str(), kV6Tbl24Entries * 4, 64, socket));
     f->tbl8_ = static_cast<uint32_t*>(
         rte_zmalloc_socket((name + "_v6tbl8").c_str(),
-                           uint64_t(f->total_groups_) * kIpv6GroupEntries * 4, 64, socket));
+                           uint64_t(groups + kFibGraceGroups) * kIpv6GroupEntries * 4, 64, socket));
     if (!f->tbl24_ || !f->tbl8_) return make_error("l3: cannot allocate the IPv6 table" + more);
-    f->free_groups_.reserve(f->total_groups_);
-    for (uint32_t g = f->total_groups_; g > 0; --g) f->free_groups_.push_back(g - 1);
+    f->pool_.emplace(groups + kFibGraceGroups, rcu);
     return f;
 }
 
@@ -244,23 +238,16 @@ void Ipv6Fib::retire_tree(uint32_t group_entry) {
     const uint32_t* entries = entries_of(group_entry);
     for (unsigned i = 0; i < kIpv6GroupEntries; ++i)
         if (entries[i] & kIpv6Group) retire_tree(entries[i]);
-    retired_.push_back(
-        {rcu_ ? rte_rcu_qsbr_start(rcu_) : 0, (group_entry & ~kIpv6Group) / kIpv6GroupEntries});
+    pool_->retire((group_entry & ~kIpv6Group) / kIpv6GroupEntries);
 }
 
 uint32_t* Ipv6Fib::group_of(uint32_t* entry) {
     if (*entry & kIpv6Group) return entries_of(*entry);
-    if (free_groups_.empty()) {
-        // Only retired groups are left: wait for the workers' next
-        // quiescent point (they pass one every poll) to have them back.
-        if (!retired_.empty() && rcu_) rte_rcu_qsbr_check(rcu_, retired_.back().token, true);
-        reclaim();
-        // Every live group is at a path node, and add() keeps those to
-        // groups_: the grace slack is free again.
-        RTE_VERIFY(!free_groups_.empty());
-    }
-    const uint32_t group = free_groups_.back();
-    free_groups_.pop_back();
+    // Every live group is at a path node, and add() keeps those to groups_:
+    // once the retired ones are back, the grace slack is free.
+    const std::optional<uint32_t> taken = pool_->take();
+    RTE_VERIFY(taken.has_value());
+    const uint32_t group = *taken;
     uint32_t* entries = tbl8_ + uint64_t(group) * kIpv6GroupEntries;
     std::fill_n(entries, kIpv6GroupEntries, *entry);
     store(entry, kIpv6Group | group * kIpv6GroupEntries);
@@ -274,14 +261,6 @@ void Ipv6Fib::collapse_if_uniform(uint32_t* entry) {
                                              [first](uint32_t e) { return e == first; }))
         return;
     replace(entry, first);
-}
-
-void Ipv6Fib::reclaim() {
-    while (!retired_.empty() &&
-           (!rcu_ || rte_rcu_qsbr_check(rcu_, retired_.front().token, false) == 1)) {
-        free_groups_.push_back(retired_.front().group);
-        retired_.pop_front();
-    }
 }
 
 }  // namespace pmdfwd

@@ -6,13 +6,13 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "error.hpp"
+#include "fib_groups.hpp"
 #include "ipv6_lookup.hpp"
 
 struct rte_rib6;
@@ -41,10 +41,10 @@ class Ipv6Fib {
     uint32_t lookup(const uint8_t* ip) const { return ipv6_lookup(tables(), ip); }
 
     // Frees the retired groups no worker can hold now; never waits.
-    void reclaim();
+    void reclaim() { pool_->reclaim(); }
     uint32_t routes() const { return routes_; }
     // Groups in use or waiting for the workers' next quiescent point.
-    uint32_t groups_in_use() const { return total_groups_ - uint32_t(free_groups_.size()); }
+    uint32_t groups_in_use() const { return pool_->in_use(); }
 
   private:
     using Address = unsigned __int128;
@@ -79,18 +79,11 @@ class Ipv6Fib {
     void for_each_path_node(Address ip, uint8_t depth, Fn&& fn) const;
 
     rte_rib6* rib_ = nullptr;
-    rte_rcu_qsbr* rcu_ = nullptr;
     uint32_t* tbl24_ = nullptr;
     uint32_t* tbl8_ = nullptr;
     uint32_t max_routes_ = 0, routes_ = 0;
-    uint32_t groups_ = 0;        // path nodes at once
-    uint32_t total_groups_ = 0;  // and the slack for groups in their grace period
-    std::vector<uint32_t> free_groups_;
-    struct Retired {
-        uint64_t token;
-        uint32_t group;
-    };
-    std::deque<Retired> retired_;
+    uint32_t groups_ = 0;            // path nodes at once
+    std::optional<FibGroups> pool_;  // groups_, and the slack for their grace period
     // Routes through each path node: at most `groups_` nodes.
     std::unordered_map<PathNode, uint32_t, PathNodeHash> path_nodes_;
 };
