@@ -2,9 +2,6 @@
 // changes and deletes of every length from /0 to /32 over a small address
 // range, every address of it looked up after each step; groups made, folded
 // and reused, and never reused while a reader may still hold them.
-#include <rte_malloc.h>
-#include <rte_rcu_qsbr.h>
-
 #include <catch2/catch.hpp>
 #include <map>
 #include <random>
@@ -13,6 +10,7 @@
 #include <vector>
 
 #include "ipv4_fib.hpp"
+#include "rcu_reader.hpp"
 
 using namespace pmdfwd;
 
@@ -124,13 +122,8 @@ TEST_CASE("ipv4 fib: /0, /32, refusals and limits", "[l3][fib4]") {
 
 TEST_CASE("ipv4 fib: a folded group is reused only after every reader's quiescent point",
           "[l3][fib4][rcu]") {
-    const size_t bytes = rte_rcu_qsbr_get_memsize(1);
-    auto* rcu = static_cast<rte_rcu_qsbr*>(rte_zmalloc("fib4_rcu", bytes, RTE_CACHE_LINE_SIZE));
-    REQUIRE(rcu);
-    REQUIRE(rte_rcu_qsbr_init(rcu, 1) == 0);
-    REQUIRE(rte_rcu_qsbr_thread_register(rcu, 0) == 0);
-    rte_rcu_qsbr_thread_online(rcu, 0);
-    auto fib = make_fib("fib4_grace", 16, 1, rcu);
+    RcuReader reader("fib4_rcu");
+    auto fib = make_fib("fib4_grace", 16, 1, reader.rcu);
     const uint32_t block = 0x0a0000;
     const auto group_now = [&] { return fib->tables().tbl24[block] >> 1; };
     REQUIRE(fib->add(0x0a000000, 24, 1) == 0);
@@ -149,12 +142,10 @@ TEST_CASE("ipv4 fib: a folded group is reused only after every reader's quiescen
     }
     CHECK(fib->groups_in_use() == 100);
     // The reader moves on: the groups come back and one is reused.
-    rte_rcu_qsbr_quiescent(rcu, 0);
+    reader.quiescent();
     fib->reclaim();
     CHECK(fib->groups_in_use() == 0);
     REQUIRE(fib->add(0x0a000080, 25, 2) == 0);
     CHECK(seen.contains(group_now()));
-    rte_rcu_qsbr_thread_offline(rcu, 0);
     fib.reset();
-    rte_free(rcu);
 }

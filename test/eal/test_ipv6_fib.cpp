@@ -4,9 +4,6 @@
 // from byte 3 to byte 15, every address of it looked up after each step;
 // groups made, folded and reused, never reused while a reader may still
 // hold them, and a change the groups cannot take refused whole.
-#include <rte_malloc.h>
-#include <rte_rcu_qsbr.h>
-
 #include <array>
 #include <catch2/catch.hpp>
 #include <map>
@@ -16,6 +13,7 @@
 #include <vector>
 
 #include "ipv6_fib.hpp"
+#include "rcu_reader.hpp"
 
 using namespace pmdfwd;
 
@@ -193,13 +191,8 @@ TEST_CASE("ipv6 fib: /0, /128, refusals and limits", "[l3][fib6]") {
 
 TEST_CASE("ipv6 fib: a folded group is reused only after every reader's quiescent point",
           "[l3][fib6][rcu]") {
-    const size_t bytes = rte_rcu_qsbr_get_memsize(1);
-    auto* rcu = static_cast<rte_rcu_qsbr*>(rte_zmalloc("fib6_rcu", bytes, RTE_CACHE_LINE_SIZE));
-    REQUIRE(rcu);
-    REQUIRE(rte_rcu_qsbr_init(rcu, 1) == 0);
-    REQUIRE(rte_rcu_qsbr_thread_register(rcu, 0) == 0);
-    rte_rcu_qsbr_thread_online(rcu, 0);
-    auto fib = make_fib6("fib6_grace", 16, 3, rcu);
+    RcuReader reader("fib6_rcu");
+    auto fib = make_fib6("fib6_grace", 16, 3, reader.rcu);
     const Addr6 net = addr6({0x20, 0x01, 0x0d, 0xb8});  // /32: one group under its /24
     const Addr6 half = addr6({0x20, 0x01, 0x0d, 0xb8, 0x80});
     const uint32_t block = 0x20010d;
@@ -222,7 +215,7 @@ TEST_CASE("ipv6 fib: a folded group is reused only after every reader's quiescen
     }
     CHECK(fib->groups_in_use() == 101);
     // The reader moves on: the groups come back and one is reused.
-    rte_rcu_qsbr_quiescent(rcu, 0);
+    reader.quiescent();
     fib->reclaim();
     CHECK(fib->groups_in_use() == 1);
     REQUIRE(fib->add(half.data(), 33, 2) == 0);
@@ -242,10 +235,8 @@ TEST_CASE("ipv6 fib: a folded group is reused only after every reader's quiescen
     REQUIRE(fib->add(half.data(), 33, 2) == 0);
     REQUIRE(fib->add(deeper.data(), 41, 3) == 0);
     CHECK(fib->groups_in_use() == 5);  // two fresh ones, none reused
-    rte_rcu_qsbr_quiescent(rcu, 0);
+    reader.quiescent();
     fib->reclaim();
     CHECK(fib->groups_in_use() == 3);
-    rte_rcu_qsbr_thread_offline(rcu, 0);
     fib.reset();
-    rte_free(rcu);
 }
