@@ -65,6 +65,26 @@ inline T load(const uint8_t* p, size_t offset) {
     return v;
 }
 
+// A 16-bit field in network order as a host-order number, widened. On
+// x86-64 a zero-extending load and a rotate of its low half: the compiler's
+// byte swap there is followed by a second zero extension it does not see
+// is needless (an instruction a packet on the router's plain path,
+// callgrind).
+inline uint32_t load_be16(const uint8_t* p, size_t offset) {
+#if defined(__x86_64__)
+    using Half = uint16_t __attribute__((may_alias, aligned(1)));
+    uint32_t v;
+    asm("movzwl %[field], %[v]\n\t"
+        "rolw $8, %w[v]"
+        : [v] "=r"(v)
+        : [field] "m"(*reinterpret_cast<const Half*>(p + offset))
+        : "cc");
+    return v;
+#else
+    return uint32_t(p[offset]) << 8 | p[offset + 1];
+#endif
+}
+
 }  // namespace wire
 
 class EtherHeaderView {
@@ -90,6 +110,9 @@ class Ipv4HeaderView {
     explicit Ipv4HeaderView(const uint8_t* p) : p_(p) {}
     uint16_t total_length_be() const {
         return wire::load<uint16_t>(p_, offsetof(Ipv4HeaderLayout, total_length));
+    }
+    uint32_t total_length() const {
+        return wire::load_be16(p_, offsetof(Ipv4HeaderLayout, total_length));
     }
     uint8_t time_to_live() const { return p_[offsetof(Ipv4HeaderLayout, time_to_live)]; }
     uint8_t next_proto_id() const { return p_[offsetof(Ipv4HeaderLayout, next_proto_id)]; }

@@ -16,6 +16,7 @@
 #include <emmintrin.h>
 #endif
 #include <span>
+#include <type_traits>
 
 #include "ecmp_paths.hpp"
 #include "flow_hash.hpp"
@@ -50,7 +51,7 @@ struct Classified {
 // a chunk: the rx port's MAC and the filter of the router's own addresses.
 struct PlainChecks {
     explicit PlainChecks(const WorkerContext& w)
-        : own_mac(w.l3_own_mac), source_filter(w.router.own->filter()), own(w.router.own) {
+        : own_mac(w.l3_own_mac), screen(&w.router.own->screen()), own(w.router.own) {
 #ifdef __SSE2__
         v4_head = _mm_load_si128(reinterpret_cast<const __m128i*>(w.l3_v4_head));
         v6_head = _mm_load_si128(reinterpret_cast<const __m128i*>(w.l3_v6_head));
@@ -59,7 +60,7 @@ struct PlainChecks {
 #endif
     }
     uint64_t own_mac;
-    const uint8_t* source_filter;
+    const AddressScreen* screen;
     const OwnAddresses* own;  // the exact check behind the filter
 #ifdef __SSE2__
     __m128i v4_head, v6_head, v6_mask;
@@ -68,11 +69,13 @@ struct PlainChecks {
 
 // A source the filter could not rule out, checked exactly: out of line,
 // for the few addresses that share a filter entry with one of ours.
-__attribute__((noinline)) bool ipv4_source_ok(const OwnAddresses& own, const uint8_t* ip) {
-    return own.ipv4_source(ip) == AddressVerdict::ok;
+// They take the frame: the header's address, made before the call, would
+// be made on every packet's path (an instruction a packet, callgrind).
+__attribute__((noinline)) bool ipv4_source_ok(const OwnAddresses& own, const uint8_t* f) {
+    return own.ipv4_source(f + kEtherHeaderLen) == AddressVerdict::ok;
 }
-__attribute__((noinline)) bool ipv6_source_ok(const OwnAddresses& own, const uint8_t* ip) {
-    return own.ipv6_source(ip) == AddressVerdict::ok;
+__attribute__((noinline)) bool ipv6_source_ok(const OwnAddresses& own, const uint8_t* f) {
+    return own.ipv6_source(f + kEtherHeaderLen) == AddressVerdict::ok;
 }
 
 // The shortest frames the plain paths take: an untagged header of 20 or
@@ -87,12 +90,6 @@ inline bool to_own_mac(const uint8_t* f, uint64_t own_mac) {
     std::memcpy(&head, f, 8);
     constexpr bool kLittle = std::endian::native == std::endian::little;
     return (kLittle ? (head ^ own_mac) << 16 : (head ^ own_mac) >> 16) == 0;
-}
-
-// A source the filter says might be one of the router's own (or its
-// subnets' edges): the exact check is the slow path's.
-inline bool maybe_own_source(const uint8_t* address_end, const uint8_t* filter) {
-    return filter[source_filter_index(last4_of(address_end))] != 0;
 }
 
 // An untagged IPv4 packet with a 20-byte header, TTL > 1 and a good
@@ -127,16 +124,14 @@ inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, boo
 #endif
     // 20 <= total length and 14 + total length <= pkt_len, in one unsigned
     // compare (seg_len >= kPlainV4Len above, so the subtraction does not wrap).
-    if (uint32_t(rte_be_to_cpu_16(Ipv4HeaderView(ip).total_length_be())) - kIpv4HeaderLen >
-        pkt_len - kPlainV4Len)
-        return false;
+    if (Ipv4HeaderView(ip).total_length() - kIpv4HeaderLen > pkt_len - kPlainV4Len) return false;
     // Source and destination first octets in one table: two loads, one test.
-    if ((kFirstByte.flags[Ipv4HeaderView(ip).src_addr()[0]] |
-         kFirstByte.flags[Ipv4HeaderView(ip).dst_addr()[0]]) &
+    if ((pc.screen->first_byte[Ipv4HeaderView(ip).src_addr()[0]] |
+         pc.screen->first_byte[Ipv4HeaderView(ip).dst_addr()[0]]) &
         kV4Martian)
         return false;
-    if (maybe_own_source(Ipv4HeaderView(ip).src_addr() + 4, pc.source_filter) &&
-        !ipv4_source_ok(*pc.own, ip))
+    if (pc.screen->may_be_own_source(Ipv4HeaderView(ip).src_addr() + 4) &&
+        !ipv4_source_ok(*pc.own, f))
         return false;
     return cksum_good || ipv4_header20_checksum_ok(ip);
 }
@@ -165,10 +160,10 @@ inline bool plain_ipv6(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len,
         return false;
     if (!to_own_mac(f, pc.own_mac)) return false;
 #endif
-    if ((kFirstByte.flags[ip.src_addr()[0]] | kFirstByte.flags[ip.dst_addr()[0]]) & kV6Suspect)
+    if ((pc.screen->first_byte[ip.src_addr()[0]] | pc.screen->first_byte[ip.dst_addr()[0]]) &
+        kV6Suspect)
         return false;
-    if (maybe_own_source(ip.src_addr() + 16, pc.source_filter) &&
-        !ipv6_source_ok(*pc.own, f + kEtherHeaderLen))
+    if (pc.screen->may_be_own_source(ip.src_addr() + 16) && !ipv6_source_ok(*pc.own, f))
         return false;
     return uint32_t(ip.payload_len()) + kPlainV6Len <= pkt_len;
 }
@@ -478,12 +473,36 @@ inline bool is_plain(const Classified& c) {
 // The next hop of an IPv4 destination (host order), as ipv4_lookup finds
 // it: a tbl24 entry that is no group's holds the next hop's index << 1,
 // which times 8 is its byte offset in the table of 16-byte entries (one
-// lea, where the index and then the offset took two more).
-inline const NextHop& ipv4_next_hop(const Ipv4Tables& t, const NextHop* hops, uint32_t dst) {
-    static_assert(sizeof(NextHop) == 16);
-    const uint32_t e = t.tbl24[dst >> 8];
-    if (e & kIpv4Extended) return hops[t.tbl8[(e >> 1) * kIpv4GroupEntries + (dst & 0xff)]];
-    return *reinterpret_cast<const NextHop*>(reinterpret_cast<const char*>(hops) + size_t(e) * 8);
+// lea, where the index and then the offset took two more). A group's entry
+// has bit 0 set, which lands on bit 3 of that address (the table is
+// 16-byte aligned): the address is tested, and the group found from it, so
+// that the entry need not be kept beside it (a register copy a packet,
+// callgrind). tbl8 is read only for a group: a reference into the shared
+// view, not a register held over the loop.
+inline const NextHop& ipv4_next_hop(const uint32_t* tbl24, const uint32_t* const& tbl8,
+                                    const NextHop* hops, const uint8_t* dst_addr) {
+    static_assert(sizeof(NextHop) == 16 && alignof(NextHop) == 16);
+    const uint32_t e = tbl24[rte_be_to_cpu_32(wire::load<uint32_t>(dst_addr, 0)) >> 8];
+    uintptr_t at;
+    bool group;
+#if defined(__x86_64__)
+    // The lea and its test in asm: the compiler would test e instead, or
+    // the address with a destructive and on a copy.
+    asm("lea (%[hops], %[e], 8), %[at]\n\t"
+        "testb $8, %b[at]"
+        : [at] "=r"(at), "=@ccnz"(group)
+        : [hops] "r"(hops), [e] "r"(uint64_t(e)));
+#else
+    at = reinterpret_cast<uintptr_t>(hops) + uintptr_t(e) * 8;
+    asm("" : "+r"(at));
+    group = (at & (uintptr_t(kIpv4Extended) * 8)) != 0;
+#endif
+    if (unlikely(group)) {
+        const uintptr_t index = (at - reinterpret_cast<uintptr_t>(hops)) >> 4;
+        // The last byte read again: the swapped address need not be kept.
+        return hops[tbl8[index * kIpv4GroupEntries + dst_addr[3]]];
+    }
+    return *reinterpret_cast<const NextHop*>(at);
 }
 
 // Which packets route_plain takes: plain IPv4, with or without the rx
@@ -510,31 +529,38 @@ template <Plain kPlain>
 unsigned route_plain(const WorkerContext& w, rte_mbuf** pkts, unsigned n, Outputs& o,
                      BurstOutcome& out) {
     const NextHop* hops = w.router.next_hops;
+    // The first levels copied: read through w, they would be read again
+    // after every store to a frame, which may alias anything (an
+    // instruction a packet, callgrind).
+    const uint32_t* const tbl24_v4 = w.router.v4.tbl24;
+    const Ipv6Tables v6 = w.router.v6;
     const PlainChecks pc(w);
-    unsigned port = kMaxPorts;  // the first packet's; none before it
+    uint8_t port = 0;  // the first packet's
     uint64_t bytes = 0;
-    // Packet i sent so: true; false, untouched, where the prefix ends.
-    const auto step = [&](unsigned i) {
-        rte_mbuf* m = pkts[i];
+    // The packet at p sent so: true; false, untouched, where the prefix
+    // ends. The first packet's port is the chunk's: set in a step of its
+    // own, so that the loop's holds it as a constant (a port carried round
+    // the loop cost a register copy a packet, callgrind).
+    const auto step = [&](rte_mbuf** p, auto first) {
+        rte_mbuf* m = *p;
         uint8_t* f = rte_pktmbuf_mtod(m, uint8_t*);
         const uint32_t len = rte_pktmbuf_pkt_len(m);
         const NextHop* nh;
         if constexpr (kPlain == Plain::v6) {
             if (unlikely(!plain_ipv6(f, m->data_len, len, pc))) return false;
-            nh = &ipv6_next_hop(w.router.v6, hops, Ipv6HeaderView(f + kEtherHeaderLen).dst_addr());
+            nh = &ipv6_next_hop(v6, hops, Ipv6HeaderView(f + kEtherHeaderLen).dst_addr());
         } else {
             const bool cksum_good = kPlain == Plain::v4_rx_checksum && rx_checksum_good(m);
             if (unlikely(!plain_ipv4(f, m->data_len, len, cksum_good, pc))) return false;
-            const uint32_t dst =
-                rte_be_to_cpu_32(Ipv4HeaderView(f + kEtherHeaderLen).dst_addr_be());
-            nh = &ipv4_next_hop(w.router.v4, hops, dst);
+            nh = &ipv4_next_hop(tbl24_v4, w.router.v4.tbl8, hops,
+                                Ipv4HeaderView(f + kEtherHeaderLen).dst_addr());
         }
         // max_frame is 0 unless the next hop forwards.
         if (unlikely(len > nh->max_frame)) return false;
-        if (unlikely(nh->port != port)) {
-            if (i != 0) return false;
+        if constexpr (decltype(first)::value)
             port = nh->port;
-        }
+        else if (unlikely(nh->port != port))
+            return false;
         bytes += len;
         if constexpr (kPlain == Plain::v6)
             decrement_hop_limit(f + kEtherHeaderLen);
@@ -544,17 +570,25 @@ unsigned route_plain(const WorkerContext& w, rte_mbuf** pkts, unsigned n, Output
         return true;
     };
     // The prefetching loop apart from its tail: no test of i + 4 < n per
-    // packet. The prefetch takes the headroom every receive leaves (a load
-    // less than the data offset).
-    unsigned i = 0;
-    for (; i + kPrefetchAhead < n; ++i) {
-        rte_prefetch0(static_cast<const uint8_t*>(pkts[i + kPrefetchAhead]->buf_addr) +
-                      RTE_PKTMBUF_HEADROOM);
-        if (unlikely(!step(i))) goto done;
+    // packet, and a pointer for the packet's place (with an index beside
+    // it, both were counted: an instruction a packet). The prefetch takes
+    // the headroom every receive leaves (a load less than the data offset).
+    const auto prefetch = [](const rte_mbuf* m) {
+        rte_prefetch0(static_cast<const uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM);
+    };
+    rte_mbuf** p = pkts;
+    rte_mbuf** const end = pkts + n;
+    rte_mbuf** const prefetched_end = n > kPrefetchAhead ? end - kPrefetchAhead : pkts;
+    if (p < prefetched_end) prefetch(p[kPrefetchAhead]);
+    if (unlikely(n == 0 || !step(p, std::true_type{}))) goto done;
+    for (++p; p < prefetched_end; ++p) {
+        prefetch(p[kPrefetchAhead]);
+        if (unlikely(!step(p, std::false_type{}))) goto done;
     }
-    for (; i < n; ++i)
-        if (unlikely(!step(i))) break;
+    for (; p < end; ++p)
+        if (unlikely(!step(p, std::false_type{}))) break;
 done:
+    const auto i = unsigned(p - pkts);
     out.rx_bytes += bytes;
     out.tx_bytes += bytes;
     if (i != 0) {

@@ -47,7 +47,7 @@ OwnAddresses::OwnAddresses(std::span<const IpPrefix> interface_addresses) {
 }
 
 void OwnAddresses::add_to_filter(const uint8_t* address_end) {
-    filter_[source_filter_index(last4_of(address_end))] = 1;
+    screen_.source_filter[source_filter_index(last4_of(address_end))] = 1;
 }
 
 bool OwnAddresses::is_subnet_broadcast(uint32_t v4_host_order) const {
