@@ -128,6 +128,12 @@ enum class PoolModel {
     per_worker_stock,  // one stock DPDK pool per worker
 };
 
+// The smallest [pool] data_room: with RTE_PKTMBUF_HEADROOM's 128 before
+// the data, every received frame has 128 bytes of buffer from its start
+// whatever its length (the router's plain path reads a header's worth
+// before its length test).
+constexpr uint16_t kMinDataRoom = 256;
+
 struct PoolConfig {
     // The default is the model no topology measured slower than DPDK's
     // stock pool (docs/performance.md, "The handoff step by step"): recycle

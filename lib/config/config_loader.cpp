@@ -508,7 +508,7 @@ void read_pool(TableReader& root, const toml::node& node, PoolConfig& pool) {
     r.integer("mbufs", pool.mbufs, 512, 16 << 20);
     r.integer("cache", pool.cache, 0, 512);
     if (const auto* n = r.take("data_room")) pool.data_room_loc = loc_of(*n);
-    r.integer("data_room", pool.data_room, 256, 65535);
+    r.integer("data_room", pool.data_room, kMinDataRoom, 65535);
     r.boolean("color", pool.color);
     if (pool.cache * 3 > pool.mbufs * 2)
         root.fail(*r.take("cache"), "pool.cache", "cache must be at most 2/3 of pool.mbufs");

@@ -11,8 +11,7 @@ namespace {
 
 constexpr size_t kEthLen = 14, kVlanLen = 4;
 constexpr size_t kIpv4MinLen = kIpv4HeaderLen;
-// Router solicitation .. redirect (RFC 4861): the neighbour's business is
-// the control path's, and forwarding them would be wrong (hop limit 255).
+// Router solicitation .. redirect (RFC 4861).
 constexpr uint8_t kNdFirstType = 133, kNdLastType = 137;
 
 L3Header bad(L3Header h, L3BadHeader why) {
@@ -49,11 +48,16 @@ L3Header parse_ipv6(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
     if (kIpv6HeaderLen + payload_len > carried) return bad(h, L3BadHeader::bad_length);
     // ND is looked for only right behind the fixed header, where hosts send
     // it; one behind extension headers is left to the route lookup (its
-    // destination is link-local, multicast or our own).
+    // destination is link-local, multicast or our own). What comes here
+    // is what the plain path did not take: a link-local or multicast
+    // destination, a tag, a hop limit of 1. The plain path looks at ND
+    // only once its route says it is the router's (to_us), and forwards
+    // ND to another host's address as any packet, as Linux, VPP and grout
+    // do: its hop limit is 254 then, which the receiver refuses (RFC 4861
+    // 7.1.1), so no host is fooled.
     if (ip[6] == kIpProtoIcmpv6 && payload_len > 0) {
         if (in_segment <= kIpv6HeaderLen) return bad(h, L3BadHeader::runt);
-        const uint8_t type = ip[kIpv6HeaderLen];
-        if (type >= kNdFirstType && type <= kNdLastType) {
+        if (is_neighbour_discovery(ip, in_segment)) {
             h.verdict = L3Verdict::control;
             return h;
         }
@@ -63,6 +67,13 @@ L3Header parse_ipv6(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
 }
 
 }  // namespace
+
+bool is_neighbour_discovery(const uint8_t* ipv6, size_t in_segment) {
+    if (ipv6[6] != kIpProtoIcmpv6 || in_segment <= kIpv6HeaderLen) return false;
+    if (load_be16(ipv6 + 4) == 0) return false;
+    const uint8_t type = ipv6[kIpv6HeaderLen];
+    return type >= kNdFirstType && type <= kNdLastType;
+}
 
 size_t ipv4_option_problem(const uint8_t* ip, size_t header_len) {
     constexpr uint8_t kEndOfList = 0, kNoOperation = 1;

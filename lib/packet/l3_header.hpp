@@ -80,4 +80,9 @@ size_t ipv4_option_problem(const uint8_t* ip, size_t header_len);
 L3Header parse_l3_header(std::span<const uint8_t> first_segment, uint32_t pkt_len,
                          bool checksum_verified);
 
+// Neighbour discovery (RFC 4861: router solicitation .. redirect) right
+// behind an IPv6 header whose packet lies whole in_segment bytes: the
+// control path's, where it comes to the router. ipv6: 40 bytes at least.
+bool is_neighbour_discovery(const uint8_t* ipv6, size_t in_segment);
+
 }  // namespace pmdfwd

@@ -138,9 +138,8 @@ class Ipv6HeaderView {
     uint8_t version() const { return p_[offsetof(Ipv6HeaderLayout, vtc_flow)] >> 4; }
     // In host order: two byte reads, which is what the compiler makes of
     // them anyway.
-    uint16_t payload_len() const {
-        const uint8_t* l = p_ + offsetof(Ipv6HeaderLayout, payload_len);
-        return uint16_t(l[0] << 8 | l[1]);
+    uint32_t payload_len() const {
+        return wire::load_be16(p_, offsetof(Ipv6HeaderLayout, payload_len));
     }
     uint8_t proto() const { return p_[offsetof(Ipv6HeaderLayout, proto)]; }
     uint8_t hop_limits() const { return p_[offsetof(Ipv6HeaderLayout, hop_limits)]; }

@@ -87,7 +87,10 @@ TEST_CASE("l3: malformed frames are bad_header or not_ip; ARP and ND are punted;
                            nd(135, 0, ip("2001:db8:1::2"), solicited_node(target), target, kHost));
     const Bytes tagged_arp = arp({kBroadcast, kHost, {0x81000064}}, 1, kHost, ip4("10.1.0.2"),
                                  MacAddr{}, ip4("10.1.0.1"));
-    const std::vector<Bytes> control = {arp_req, ns, tagged_arp};
+    // Unicast to our address: plain IPv6 whose route is ours, punted as ND.
+    const Bytes ns_to_us =
+        frame(l2, 0x86dd, nd(135, 0, ip("2001:db8:1::2"), target, target, kHost));
+    const std::vector<Bytes> control = {arp_req, ns, tagged_arp, ns_to_us};
     const Bytes no_route6 =
         frame(l2, 0x86dd, ipv6_udp({ip("2001:db8:1::2"), ip("2001:db8:99::1")}));
 
@@ -112,16 +115,35 @@ TEST_CASE("l3: malformed frames are bad_header or not_ip; ARP and ND are punted;
             check_frames(rig.out(kB), std::vector<Bytes>(copies, routed(good, kNbB, kMacB)));
             const auto punts = rig.punts();
             REQUIRE(punts.size() == (control.size() + 1) * copies);
+            const size_t each = control.size() + 1;
             for (size_t k = 0; k < copies; ++k) {
                 for (size_t i = 0; i < control.size(); ++i) {
-                    CHECK(punts[k * 4 + i].why == PuntReason::neighbour);
-                    CHECK(punts[k * 4 + i].frame == control[i]);
+                    CAPTURE(k, i);
+                    CHECK(punts[k * each + i].why == PuntReason::neighbour);
+                    CHECK(punts[k * each + i].frame == control[i]);
                 }
-                CHECK(punts[k * 4 + 3].why == PuntReason::unreachable);
-                CHECK(punts[k * 4 + 3].frame == no_route6);
+                CHECK(punts[k * each + control.size()].why == PuntReason::unreachable);
+                CHECK(punts[k * each + control.size()].frame == no_route6);
             }
             rig.check_pools_full();
         }
+    }
+    SECTION("ND to another host's address is forwarded as any packet, its hop limit 254") {
+        const IpAddress far = ip("2001:db8:20::1");
+        const Bytes ns_far = frame(l2, 0x86dd, nd(135, 0, ip("2001:db8:1::2"), far, far, kHost));
+        const Bytes na_far = frame(l2, 0x86dd, nd(136, 0x60, ip("2001:db8:1::2"), far, far, kHost));
+        // Alone (the plain pass), and behind a frame the slow path takes.
+        const BurstOutcome o = rig.route({ns_far, na_far, arp_req, ns_far, na_far});
+        CHECK(o.tx_pkts == 4);
+        CHECK(o.punted == 1);
+        CHECK(total_drops(o) == 0);
+        const Bytes ns_out = routed(ns_far, kNbB6, kMacB), na_out = routed(na_far, kNbB6, kMacB);
+        CHECK(ns_out[14 + 7] == 254);
+        check_frames(rig.out(kB), {ns_out, na_out, ns_out, na_out});
+        const auto punts = rig.punts();
+        REQUIRE(punts.size() == 1);
+        CHECK(punts[0].frame == arp_req);
+        rig.check_pools_full();
     }
     SECTION("without the default route, IPv4 has no route either") {
         REQUIRE(rig.router->delete_route(prefix("0.0.0.0/0")));

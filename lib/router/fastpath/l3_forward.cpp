@@ -79,9 +79,12 @@ __attribute__((noinline)) bool ipv6_source_ok(const OwnAddresses& own, const uin
 }
 
 // The shortest frames the plain paths take: an untagged header of 20 or
-// 40 bytes.
+// 40 bytes. They read that much of a frame before its length test, which
+// the length of no frame can make unsafe: every receive buffer holds that
+// much from the frame's start (kMinDataRoom).
 constexpr uint32_t kPlainV4Len = kEtherHeaderLen + kIpv4HeaderLen;
 constexpr uint32_t kPlainV6Len = kEtherHeaderLen + kIpv6HeaderLen;
+static_assert(kMinDataRoom - RTE_PKTMBUF_HEADROOM >= kPlainV6Len);
 
 // The destination MAC is the port's own: one 8-byte load (the frame has
 // kPlainV4Len bytes at least) and a compare of its first six.
@@ -97,9 +100,7 @@ inline bool to_own_mac(const uint8_t* f, uint64_t own_mac) {
 // Also to the port's own MAC, from and to no martian address, and from an
 // address that is not the router's own (the filter rules out nearly all;
 // the few it cannot, the exact check does).
-inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, bool cksum_good,
-                       const PlainChecks& pc) {
-    if (seg_len < kPlainV4Len) return false;
+inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, bool cksum_good, const PlainChecks& pc) {
     // Views made per read, none held across the function: GCC lays the
     // burst loop out worse with a view object live here (0.9 instructions
     // a packet more, callgrind).
@@ -122,9 +123,13 @@ inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, boo
     if ((lead & kLeadMask) != kLead || Ipv4HeaderView(ip).time_to_live() <= 1) return false;
     if (!to_own_mac(f, pc.own_mac)) return false;
 #endif
-    // 20 <= total length and 14 + total length <= pkt_len, in one unsigned
-    // compare (seg_len >= kPlainV4Len above, so the subtraction does not wrap).
-    if (Ipv4HeaderView(ip).total_length() - kIpv4HeaderLen > pkt_len - kPlainV4Len) return false;
+    // 20 <= total length and 14 + total length <= seg_len, in one signed
+    // 64-bit compare: a total length under 20 wraps to over 4e9, a segment
+    // shorter than kPlainV4Len gives a negative bound. The whole packet in
+    // its first segment, so seg_len >= kPlainV4Len needs no test of its own.
+    if (int64_t(Ipv4HeaderView(ip).total_length() - kIpv4HeaderLen) >
+        int64_t(seg_len) - int64_t(kPlainV4Len))
+        return false;
     // Source and destination first octets in one table: two loads, one test.
     if ((pc.screen->first_byte[Ipv4HeaderView(ip).src_addr()[0]] |
          pc.screen->first_byte[Ipv4HeaderView(ip).dst_addr()[0]]) &
@@ -136,27 +141,26 @@ inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len, boo
     return cksum_good || ipv4_header20_checksum_ok(ip);
 }
 
-// An untagged IPv6 packet with hop limit > 1 that is not ICMPv6 (which may
-// be neighbour discovery, the control path's): routed without the slow path.
+// An untagged IPv6 packet with hop limit > 1: routed without the slow path.
 // Also to the port's own MAC, with neither address :: or ::1-like,
 // link-local or multicast, from an address the filter rules out as ours.
-inline bool plain_ipv6(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len,
-                       const PlainChecks& pc) {
-    if (seg_len < kPlainV6Len) return false;
+// Neighbour discovery too: to the router's own address, its route sends it
+// to to_us, which punts it as ND; to another host's, it is forwarded as
+// any packet (l3_header.cpp says why).
+inline bool plain_ipv6(const uint8_t* f, uint32_t seg_len, const PlainChecks& pc) {
     const Ipv6HeaderView ip(f + kEtherHeaderLen);
 #ifdef __SSE2__
     // The port's MAC, EtherType 0x86dd and version 6: one masked compare
-    // of the frame's first 16 bytes (7 instructions where apart they took
-    // 10, callgrind).
+    // of the frame's first 16 bytes (6 instructions where apart they took
+    // 10, callgrind). The mask zeroes what may vary, as the reference
+    // holds it, so every byte compares equal in a plain frame.
     const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(f));
-    constexpr int kFixed = 0x703f;  // bytes 0-5 and 12-14
-    if ((_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(head, pc.v6_mask), pc.v6_head)) & kFixed) !=
-            kFixed ||
-        ip.proto() == kIpProtoIcmpv6 || ip.hop_limits() <= 1)
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(head, pc.v6_mask), pc.v6_head)) != 0xffff ||
+        ip.hop_limits() <= 1)
         return false;
 #else
     if (EtherHeaderView(f).ether_type_be() != rte_cpu_to_be_16(kEtherTypeIpv6) ||
-        ip.version() != 6 || ip.proto() == kIpProtoIcmpv6 || ip.hop_limits() <= 1)
+        ip.version() != 6 || ip.hop_limits() <= 1)
         return false;
     if (!to_own_mac(f, pc.own_mac)) return false;
 #endif
@@ -165,7 +169,9 @@ inline bool plain_ipv6(const uint8_t* f, uint32_t seg_len, uint32_t pkt_len,
         return false;
     if (pc.screen->may_be_own_source(ip.src_addr() + 16) && !ipv6_source_ok(*pc.own, f))
         return false;
-    return uint32_t(ip.payload_len()) + kPlainV6Len <= pkt_len;
+    // The whole packet in its first segment: the frame is kPlainV6Len
+    // long at least too.
+    return ip.payload_len() + kPlainV6Len <= seg_len;
 }
 
 // A routable packet's addresses (RFC 1812 5.3.7, RFC 4291 2.5.6): a
@@ -341,16 +347,23 @@ void punt_to_us(const WorkerContext& w, rte_mbuf* m, Outputs& o, BurstOutcome& o
 // To a route of the router's own: the control path's, unless the address
 // is a subnet's network or broadcast address (installed as the router's
 // so that none is forwarded: RFC 1812 5.3.5.2), which no host answers for:
-// dropped, no ICMP error about it (RFC 1122 3.2.2).
+// dropped, no ICMP error about it (RFC 1122 3.2.2). Neighbour discovery
+// to one of its IPv6 addresses (which the plain path does not look for)
+// is punted as the slow path punts ND: to the control path's neighbour
+// code, outside the half of the ring packets to the router may fill.
 __attribute__((noinline)) void to_us(const WorkerContext& w, rte_mbuf* m, const Classified& ci,
                                      bool v4_pkt, Outputs& o, BurstOutcome& out) {
+    const uint8_t* ip = rte_pktmbuf_mtod(m, const uint8_t*) + ci.l3_offset;
     if (v4_pkt) {
-        const uint8_t* ip = rte_pktmbuf_mtod(m, const uint8_t*) + ci.l3_offset;
         const uint32_t dst_be = Ipv4HeaderView(ip).dst_addr_be();
         if (unlikely(w.router.own->is_subnet_broadcast(rte_be_to_cpu_32(dst_be)))) {
             drop(m, DropReason::bad_destination, out);
             return;
         }
+    } else if (is_neighbour_discovery(ip, m->data_len - ci.l3_offset)) {
+        out.punted++;
+        punt(m, PuntReason::neighbour, o);
+        return;
     }
     punt_to_us(w, m, o, out);
 }
@@ -547,11 +560,11 @@ unsigned route_plain(const WorkerContext& w, rte_mbuf** pkts, unsigned n, Output
         const uint32_t len = rte_pktmbuf_pkt_len(m);
         const NextHop* nh;
         if constexpr (kPlain == Plain::v6) {
-            if (unlikely(!plain_ipv6(f, m->data_len, len, pc))) return false;
+            if (unlikely(!plain_ipv6(f, m->data_len, pc))) return false;
             nh = &ipv6_next_hop(v6, hops, Ipv6HeaderView(f + kEtherHeaderLen).dst_addr());
         } else {
             const bool cksum_good = kPlain == Plain::v4_rx_checksum && rx_checksum_good(m);
-            if (unlikely(!plain_ipv4(f, m->data_len, len, cksum_good, pc))) return false;
+            if (unlikely(!plain_ipv4(f, m->data_len, cksum_good, pc))) return false;
             nh = &ipv4_next_hop(tbl24_v4, w.router.v4.tbl8, hops,
                                 Ipv4HeaderView(f + kEtherHeaderLen).dst_addr());
         }
@@ -691,13 +704,13 @@ __attribute__((noinline)) void route_rest(const WorkerContext& w, rte_mbuf** pkt
         const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
         // IPv6 first: plain IPv4 mostly ends in route_plain, and comes
         // here only behind a packet that stopped it.
-        if (plain_ipv6(f, m->data_len, m->pkt_len, pc)) {
+        if (plain_ipv6(f, m->data_len, pc)) {
             v6_nh[n6++] = ipv6_lookup(w.router.v6, Ipv6HeaderView(f + kEtherHeaderLen).dst_addr());
             v6_plain |= uint64_t(1) << i;
             return;
         }
         const bool cksum_good = kRxChecksum && rx_checksum_good(m);
-        if (plain_ipv4(f, m->data_len, m->pkt_len, cksum_good, pc)) {
+        if (plain_ipv4(f, m->data_len, cksum_good, pc)) {
             v4[n4++] = rte_be_to_cpu_32(Ipv4HeaderView(f + kEtherHeaderLen).dst_addr_be());
             return;
         }
@@ -832,10 +845,9 @@ void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, Pu
     const uint8_t* f = rte_pktmbuf_mtod(m, const uint8_t*);
     const bool cksum_good = w.l3_rx_checksum && rx_checksum_good(m);
     const PlainChecks pc(w);
-    const Classified c = plain_ipv4(f, m->data_len, m->pkt_len, cksum_good, pc) ? kPlainV4
-                         : plain_ipv6(f, m->data_len, m->pkt_len, pc)
-                             ? kPlainV6
-                             : classify_slow(w, m, f, cksum_good);
+    const Classified c = plain_ipv4(f, m->data_len, cksum_good, pc) ? kPlainV4
+                         : plain_ipv6(f, m->data_len, pc)           ? kPlainV6
+                                                          : classify_slow(w, m, f, cksum_good);
     TraceStep cls{.kind = TraceStepKind::classified};
     cls.flag = c.ttl_expired;
     cls.value = uint32_t(c.drop);
@@ -891,6 +903,10 @@ void explain_route(const WorkerContext& w, const rte_mbuf* m, TraceRecord& r, Pu
     std::memcpy(hop.mac, nh->dst_src, sizeof hop.mac);
     r.add(hop);
     if (nh->kind == NextHopKind::resolve) punt = PuntReason::no_neighbour;
+    // As to_us punts it.
+    if (nh->kind == NextHopKind::local && c.step == Step::lookup_v6 &&
+        is_neighbour_discovery(ip, m->data_len - c.l3_offset))
+        punt = PuntReason::neighbour;
 }
 
 void set_l3_own_mac(WorkerContext& w, const uint8_t* mac) {
