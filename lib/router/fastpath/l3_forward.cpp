@@ -170,8 +170,9 @@ inline bool plain_ipv6(const uint8_t* f, uint32_t seg_len, const PlainChecks& pc
     if (pc.screen->may_be_own_source(ip.src_addr() + 16) && !ipv6_source_ok(*pc.own, f))
         return false;
     // The whole packet in its first segment: the frame is kPlainV6Len
-    // long at least too.
-    return ip.payload_len() + kPlainV6Len <= seg_len;
+    // long at least too. Compared as IPv4's is, in 64 bits: GCC widened
+    // seg_len twice for the 32-bit sum (an instruction a packet, callgrind).
+    return int64_t(ip.payload_len()) <= int64_t(seg_len) - int64_t(kPlainV6Len);
 }
 
 // A routable packet's addresses (RFC 1812 5.3.7, RFC 4291 2.5.6): a
