@@ -48,13 +48,15 @@ L3Header parse_ipv6(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
     if (kIpv6HeaderLen + payload_len > carried) return bad(h, L3BadHeader::bad_length);
     // ND is looked for only right behind the fixed header, where hosts send
     // it; one behind extension headers is left to the route lookup (its
-    // destination is link-local, multicast or our own). What comes here
-    // is what the plain path did not take: a link-local or multicast
-    // destination, a tag, a hop limit of 1. The plain path looks at ND
-    // only once its route says it is the router's (to_us), and forwards
-    // ND to another host's address as any packet, as Linux, VPP and grout
-    // do: its hop limit is 254 then, which the receiver refuses (RFC 4861
-    // 7.1.1), so no host is fooled.
+    // destination is link-local, multicast or our own). What comes here,
+    // ND whatever its destination, is what the plain path did not take: a
+    // link-local (the usual ND source), multicast or own address, a tag, a
+    // hop limit of 1, a packet not whole in its first segment. The plain
+    // path looks at ND only once its route says it is the router's
+    // (to_us), and forwards ND between global addresses to another host
+    // as any packet, as Linux, VPP and grout do: its hop limit is 254
+    // then, which the receiver refuses (RFC 4861 7.1.1), so no host is
+    // fooled.
     if (ip[6] == kIpProtoIcmpv6 && payload_len > 0) {
         if (in_segment <= kIpv6HeaderLen) return bad(h, L3BadHeader::runt);
         if (is_neighbour_discovery(ip, in_segment)) {

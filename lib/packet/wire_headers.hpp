@@ -137,8 +137,7 @@ class Ipv6HeaderView {
   public:
     explicit Ipv6HeaderView(const uint8_t* p) : p_(p) {}
     uint8_t version() const { return p_[offsetof(Ipv6HeaderLayout, vtc_flow)] >> 4; }
-    // In host order: two byte reads, which is what the compiler makes of
-    // them anyway.
+    // In host order, widened (wire::load_be16).
     uint64_t payload_len() const {
         return wire::load_be16(p_, offsetof(Ipv6HeaderLayout, payload_len));
     }

@@ -111,6 +111,15 @@ trace_one arp --filter "arp" -- bash -c \
 check "ARP: classified as the control path's" step arp classified "ARP or neighbour discovery"
 check "ARP: punted as neighbour" step arp punted "neighbour"
 
+# Neighbour discovery between global addresses takes the plain path: its
+# route is the router's own, and it is punted as ND, not as to the router.
+ns_to_router="sendp(Ether(dst='$ROUTER_MAC')/IPv6(src='$(v6 0 2)', dst='$(v6 0 1)', hlim=255)/ICMPv6ND_NS(tgt='$(v6 0 1)')/ICMPv6NDOptSrcLLAddr(lladdr=get_if_hwaddr('${IF[0]}')), iface='${IF[0]}')"
+trace_one nd --filter "icmp6 and src host $(v6 0 2) and dst host $(v6 0 1)" -- \
+  send_py "${NS[0]}" "$ns_to_router"
+check "ND to the router's address: classified as IPv6" step nd classified "IPv6, to be routed"
+check "ND to the router's address: looked up as local" step nd looked_up "next hop [0-9]+: local"
+check "ND to the router's address: punted as neighbour" step nd punted "neighbour"
+
 # Three flows at once; the filter takes five packets of the middle one.
 ctl trace start --count 5 --filter "udp dst port 5002" >/dev/null 2>&1
 ip netns exec "${NS[0]}" /usr/bin/python3 -c "

@@ -77,6 +77,7 @@ TEST_CASE("l3: malformed frames are bad_header or not_ip; ARP and ND are punted;
         ip_with([](Bytes& ip) { ip[12] ^= 0x80; }, false),                 // source, unsummed
         bad6_version,
         bad6_length,
+        packet_bytes::slice(good6, 0, 14 + 39),  // 39 bytes of an IPv6 header
     };
     const std::vector<Bytes> not_ip = {frame(l2, 0x88cc, Bytes(46, 0)),
                                        frame(l2, 0x8847, Bytes(46, 1))};
@@ -143,6 +144,20 @@ TEST_CASE("l3: malformed frames are bad_header or not_ip; ARP and ND are punted;
         const auto punts = rig.punts();
         REQUIRE(punts.size() == 1);
         CHECK(punts[0].frame == arp_req);
+        rig.check_pools_full();
+    }
+    SECTION("ND to our address between plain packets is punted as ND") {
+        // The plain pass stops at it (its route is ours); the rest of the
+        // chunk, all plain, takes forward_plain, which hands it to to_us.
+        const BurstOutcome o = rig.route({good6, ns_to_us, good6, good});
+        CHECK(o.tx_pkts == 3);
+        CHECK(rig.out(kB).size() == 3);
+        CHECK(o.punted == 1);
+        CHECK(total_drops(o) == 0);
+        const auto punts = rig.punts();
+        REQUIRE(punts.size() == 1);
+        CHECK(punts[0].why == PuntReason::neighbour);
+        CHECK(punts[0].frame == ns_to_us);
         rig.check_pools_full();
     }
     SECTION("without the default route, IPv4 has no route either") {

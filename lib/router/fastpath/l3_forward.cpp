@@ -86,8 +86,8 @@ constexpr uint32_t kPlainV4Len = kEtherHeaderLen + kIpv4HeaderLen;
 constexpr uint32_t kPlainV6Len = kEtherHeaderLen + kIpv6HeaderLen;
 static_assert(kMinDataRoom - RTE_PKTMBUF_HEADROOM >= kPlainV6Len);
 
-// The destination MAC is the port's own: one 8-byte load (the frame has
-// kPlainV4Len bytes at least) and a compare of its first six.
+// The destination MAC is the port's own: one 8-byte load (within every
+// receive buffer, kMinDataRoom) and a compare of its first six.
 inline bool to_own_mac(const uint8_t* f, uint64_t own_mac) {
     uint64_t head;
     std::memcpy(&head, f, 8);
@@ -127,9 +127,8 @@ inline bool plain_ipv4(const uint8_t* f, uint32_t seg_len, bool cksum_good, cons
     // 64-bit compare: a total length under 20 wraps to over 4e9, a segment
     // shorter than kPlainV4Len gives a negative bound. The whole packet in
     // its first segment, so seg_len >= kPlainV4Len needs no test of its own.
-    if (int64_t(Ipv4HeaderView(ip).total_length() - kIpv4HeaderLen) >
-        int64_t(seg_len) - int64_t(kPlainV4Len))
-        return false;
+    const uint32_t beyond_header = uint32_t(Ipv4HeaderView(ip).total_length()) - kIpv4HeaderLen;
+    if (int64_t(beyond_header) > int64_t(seg_len) - int64_t(kPlainV4Len)) return false;
     // Source and destination first octets in one table: two loads, one test.
     if ((pc.screen->first_byte[Ipv4HeaderView(ip).src_addr()[0]] |
          pc.screen->first_byte[Ipv4HeaderView(ip).dst_addr()[0]]) &
@@ -531,8 +530,8 @@ inline const NextHop& ipv6_next_hop(const Ipv6Tables& t, const NextHop* hops, co
 }
 
 // The fast path of a chunk: plain packets of one family (IPv4: untagged,
-// 20-byte header, TTL > 1, checksum right; IPv6: untagged, hop limit > 1,
-// not ICMPv6: the usual case) to one port, each classified, looked up (the
+// 20-byte header, TTL > 1, checksum right; IPv6: untagged, hop limit > 1:
+// the usual case) to one port, each classified, looked up (the
 // tables inline), checked against its next hop's frame limit and
 // rewritten in place in one pass, its length counted with the one it loads
 // for that test. It stops at the first packet it cannot send so (not
