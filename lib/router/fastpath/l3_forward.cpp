@@ -483,8 +483,8 @@ inline bool is_plain(const Classified& c) {
            c.drop == DropReason::count;
 }
 
-// The next hop of an IPv4 destination (host order), as ipv4_lookup finds
-// it: a tbl24 entry that is no group's holds the next hop's index << 1,
+// The next hop of an IPv4 destination (its four bytes in the header), as
+// ipv4_lookup finds it: a tbl24 entry that is no group's holds the next hop's index << 1,
 // which times 8 is its byte offset in the table of 16-byte entries (one
 // lea, where the index and then the offset took two more). A group's entry
 // has bit 0 set, which lands on bit 3 of that address (the table is
