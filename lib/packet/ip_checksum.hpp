@@ -47,37 +47,8 @@ uint16_t icmpv6_checksum(std::span<const uint8_t, 16> src, std::span<const uint8
 // one in its TTL byte, so ~m + m' is 0xfffe whatever m is; and a ones'
 // complement sum is the same in either byte order (RFC 1071), so the
 // checksum is updated as it lies in memory, with no swap. The caller has
-// seen TTL > 1.
-inline void decrement_ttl(uint8_t* ipv4_header) {
-#if defined(__x86_64__)
-    // HC as loaded (little-endian) goes to HC + 1 modulo 0xffff, in two
-    // read-modify-write adds and no branch: HC + 2, then -1 plus the
-    // carry, which 0xfffe and 0xffff set (to 0x0000 and 0x0001, as below).
-    // Three instructions where one 32-bit add for both fields, with its
-    // test for those two, took five (callgrind).
-    using Half = uint16_t __attribute__((may_alias, aligned(1)));
-    asm("subb $1, %[ttl]\n\t"
-        "addw $2, %[hc]\n\t"
-        "adcw $-1, %[hc]"
-        : [ttl] "+m"(ipv4_header[8]), [hc] "+m"(*reinterpret_cast<Half*>(ipv4_header + 10))
-        :
-        : "cc");
-    return;
-#endif
-    if constexpr (std::endian::native == std::endian::little) {
-        // TTL, protocol and checksum as one 32-bit word as loaded: TTL in
-        // bits 0-7, the checksum (as below) in 16-31. Adding 0xffff takes
-        // one from TTL (> 1, so no borrow) and carries one into the
-        // checksum: HC + 1, one add for both fields, unless HC + 1 needs
-        // the end-around carry (HC >= 0xfffe, below).
-        uint32_t word;
-        std::memcpy(&word, ipv4_header + 8, 4);
-        if (word < 0xfffe0000u) [[likely]] {
-            word += 0xffff;
-            std::memcpy(ipv4_header + 8, &word, 4);
-            return;
-        }
-    }
+// seen TTL > 1. In C, for any target; decrement_ttl is the one to call.
+inline void decrement_ttl_portable(uint8_t* ipv4_header) {
     ipv4_header[8] = uint8_t(ipv4_header[8] - 1);
     uint16_t checksum;
     std::memcpy(&checksum, ipv4_header + 10, 2);
@@ -93,6 +64,37 @@ inline void decrement_ttl(uint8_t* ipv4_header) {
         checksum = uint16_t(~sum);
     }
     std::memcpy(ipv4_header + 10, &checksum, 2);
+}
+
+// The same, inline on a worker's path.
+inline void decrement_ttl(uint8_t* ipv4_header) {
+#if defined(__x86_64__)
+    // HC as loaded (little-endian) goes to HC + 1 modulo 0xffff, in two
+    // read-modify-write adds and no branch: HC + 2, then -1 plus the
+    // carry, which 0xfffe and 0xffff set (to 0x0000 and 0x0001, as above).
+    // Three instructions where one 32-bit add for both fields, with its
+    // test for those two, took five (callgrind).
+    using Half = uint16_t __attribute__((may_alias, aligned(1)));
+    asm("subb $1, %[ttl]\n\t"
+        "addw $2, %[hc]\n\t"
+        "adcw $-1, %[hc]"
+        : [ttl] "+m"(ipv4_header[8]), [hc] "+m"(*reinterpret_cast<Half*>(ipv4_header + 10))
+        :
+        : "cc");
+#else
+    decrement_ttl_portable(ipv4_header);
+#endif
+}
+
+// A 20-byte header's five 32-bit words summed in ones' complement (RFC
+// 1071's larger-word sum), in C for any target: what
+// ipv4_header20_checksum_ok sums, modulo 0xffff.
+inline uint32_t ipv4_header20_sum_portable(const uint8_t* ipv4_header) {
+    uint32_t w[5];
+    std::memcpy(w, ipv4_header, sizeof w);
+    uint64_t wide = uint64_t(w[0]) + w[1] + w[2] + w[3] + w[4];
+    wide = (wide & 0xffffffff) + (wide >> 32);
+    return uint32_t((wide & 0xffffffff) + (wide >> 32));
 }
 
 // Whether a 20-byte IPv4 header (no options) sums to all ones: its checksum
@@ -122,11 +124,7 @@ inline bool ipv4_header20_checksum_ok(const uint8_t* ipv4_header) {
           [w4] "m"(word(4))
         : "cc");
 #else
-    uint32_t w[5];
-    std::memcpy(w, ipv4_header, sizeof w);
-    uint64_t wide = uint64_t(w[0]) + w[1] + w[2] + w[3] + w[4];
-    wide = (wide & 0xffffffff) + (wide >> 32);
-    const auto s = uint32_t((wide & 0xffffffff) + (wide >> 32));
+    const uint32_t s = ipv4_header20_sum_portable(ipv4_header);
 #endif
     // s, a ones' complement sum of 32-bit words, folds to 16 bits as all
     // ones exactly when s is a multiple of 0xffff (2^16 = 1 modulo 0xffff,

@@ -57,12 +57,11 @@ L3Header parse_ipv6(L3Header h, const uint8_t* ip, size_t in_segment, size_t car
     // as any packet, as Linux, VPP and grout do: its hop limit is 254
     // then, which the receiver refuses (RFC 4861 7.1.1), so no host is
     // fooled.
-    if (ip[6] == kIpProtoIcmpv6 && payload_len > 0) {
-        if (in_segment <= kIpv6HeaderLen) return bad(h, L3BadHeader::runt);
-        if (is_neighbour_discovery(ip, in_segment)) {
-            h.verdict = L3Verdict::control;
-            return h;
-        }
+    if (ip[6] == kIpProtoIcmpv6 && payload_len > 0 && in_segment <= kIpv6HeaderLen)
+        return bad(h, L3BadHeader::runt);  // no ICMPv6 type to look at
+    if (is_neighbour_discovery(ip, in_segment)) {
+        h.verdict = L3Verdict::control;
+        return h;
     }
     h.verdict = ip[7] <= 1 ? L3Verdict::ttl_expired : L3Verdict::forward_v6;
     return h;
